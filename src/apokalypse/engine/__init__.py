@@ -1,0 +1,1 @@
+"""The engine: the game protocol, seeded randomness, events, records and replay."""

@@ -1,0 +1,36 @@
+"""Events: what happened, with a public form and private forms for the players allowed to see more.
+
+``Event("gift", {"actor": 0, "target": 2, "back": "K"}, secret={"card": "job/drugs"},
+seen_by=frozenset({0, 2}))`` is "p1 gives p3 a K card" to everyone but p1 and p3, who also see which
+card. Rules code only builds events; text is rendered from ``kind`` through message catalogs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class EventView(NamedTuple):
+    kind: str
+    args: dict[str, Any]
+    seen: bool  # True when this view includes the secret part
+
+
+class Event(NamedTuple):
+    kind: str
+    args: dict[str, Any]
+    secret: dict[str, Any] | None = None
+    seen_by: frozenset[int] = frozenset()
+
+    def view(self, player: int | None) -> EventView:
+        """What ``player`` (None: a spectator) may know of this event. The one secrecy rule here."""
+        if self.secret is not None and player is not None and player in self.seen_by:
+            return EventView(self.kind, {**self.args, **self.secret}, True)
+        return EventView(self.kind, self.args, False)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "args": self.args}
+        if self.secret is not None:
+            data["secret"] = self.secret
+            data["seen_by"] = sorted(self.seen_by)
+        return data

@@ -1,0 +1,55 @@
+"""The game protocol: what every game offers to the layers above (server, bots, lab, RL).
+
+Everything above ``games/`` talks to a game only through these two protocols, so a new game plugs
+into the terminal, the simulator and the bots without changes there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from .events import Event
+from .rng import Rng
+
+
+class ActionValue(Protocol):
+    """An immutable, hashable action whose ``str`` parses back with ``Game.parse_action``."""
+
+    def __str__(self) -> str: ...
+    def __hash__(self) -> int: ...
+
+
+class GameResult(Protocol):
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class GameState(Protocol):
+    @property
+    def to_act(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def result(self) -> GameResult | None: ...
+    def legal_actions(self) -> Sequence[Any]: ...
+    def apply(self, action: Any) -> list[Event]: ...
+    def clone(self) -> GameState: ...
+    def observation(self, player: int | None) -> dict[str, Any]: ...
+    def determinize(self, player: int, rng: Rng) -> GameState: ...
+
+
+class GameConfig(Protocol):
+    @property
+    def players(self) -> int: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Game(Protocol):
+    name: str
+    version: str
+
+    def config_from_json(self, data: Any) -> GameConfig: ...
+    def new_game(self, config: Any, seed: int) -> GameState: ...
+    def parse_action(self, text: str) -> Any: ...

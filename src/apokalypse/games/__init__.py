@@ -1,0 +1,1 @@
+"""The games: pure rules, no I/O."""

@@ -1,0 +1,37 @@
+"""Apokalypse (Henning Poehl, Sphinx Spieleverlag 2008/2009): the rules, as pure functions of a
+seeded state. See ``shared/rules/apokalypse.md`` for the rule ids cited throughout.
+
+>>> from apokalypse.games.apokalypse import GAME, Config
+>>> state = GAME.new_game(Config(players=4), seed=7)
+>>> str(state.legal_actions()[0])
+'pass'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action, parse_action
+from .config import Config
+from .ending import Result
+from .setup import new_game
+from .state import State
+
+__all__ = ["GAME", "Action", "Apokalypse", "Config", "Result", "State", "new_game", "parse_action"]
+
+
+class Apokalypse:
+    name = "apokalypse"
+    version = "1"
+
+    def config_from_json(self, data: Any) -> Config:
+        return Config.from_json(data)
+
+    def new_game(self, config: Config, seed: int) -> State:
+        return new_game(config, seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+
+GAME = Apokalypse()

@@ -1,0 +1,113 @@
+"""Actions: small immutable values with a text notation that parses back (like chess's UCI).
+
+A turn is split into short decisions so that every list of choices stays small and a UI can guide a
+player step by step::
+
+    play m/hp heaven        choose a card from hand and how to use it
+    target p2.good.heaven   …then where (add at the outermost free position)
+    target p2.good.heaven.1 …or which card to replace / neutralise (position 0, 1, … outward)
+    give job/drugs          good deed (R-PLAY-4): which card to give …
+    to p3                   …and to whom; also where a converted populace goes (R-ATTACK-3)
+    steal p3                evil deed (R-PLAY-5): whose hand to draw from
+    defend violence         out-of-turn defence (R-ATTACK-4) …
+    decline                 …or let the attack through
+    pass
+
+>>> a = parse_action("target p2.good.heaven.1")
+>>> (a.seat, a.side, a.plane, a.pos), str(a)
+((1, 0, 0, 1), 'target p2.good.heaven.1')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from apokalypse.engine.errors import NotationError
+
+from .cards import PLANE_NAMES, SIDE_NAMES
+
+USES = ("good", "evil", "heaven", "nether", "attack", "neutralise")
+_NO_ARG = frozenset({"pass", "decline"})
+_CODE_ARG = frozenset({"give", "defend"})
+_SEAT_ARG = frozenset({"to", "steal"})
+VERBS = ("pass", "play", "target", "give", "to", "steal", "defend", "decline")
+
+
+class Action(NamedTuple):
+    verb: str
+    code: str = ""
+    use: str = ""
+    seat: int = -1
+    side: int = -1
+    plane: int = -1
+    pos: int = -1
+
+    def __str__(self) -> str:
+        verb = self.verb
+        if verb in _NO_ARG:
+            return verb
+        if verb == "play":
+            return f"play {self.code} {self.use}"
+        if verb in _CODE_ARG:
+            return f"{verb} {self.code}"
+        if verb in _SEAT_ARG:
+            return f"{verb} p{self.seat + 1}"
+        return f"target {format_place(self.seat, self.side, self.plane, self.pos)}"
+
+
+def format_place(seat: int, side: int, plane: int = -1, pos: int = -1) -> str:
+    text = f"p{seat + 1}.{SIDE_NAMES[side]}"
+    if plane >= 0:
+        text += f".{PLANE_NAMES[plane]}"
+        if pos >= 0:
+            text += f".{pos}"
+    return text
+
+
+PASS = Action("pass")
+DECLINE = Action("decline")
+
+
+def _seat(text: str, whole: str) -> int:
+    if len(text) < 2 or text[0] != "p" or not text[1:].isdigit() or int(text[1:]) < 1:
+        raise NotationError(f"{whole!r}: {text!r} is not a seat (p1, p2, …)")
+    return int(text[1:]) - 1
+
+
+def parse_action(text: str) -> Action:
+    """Parse the notation above; raises :class:`NotationError` naming what is wrong."""
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("empty action")
+    verb, args = words[0], words[1:]
+    if verb not in VERBS:
+        raise NotationError(f"{text!r}: unknown verb {verb!r} (one of {', '.join(VERBS)})")
+    want = 0 if verb in _NO_ARG else 2 if verb == "play" else 1
+    if len(args) != want:
+        raise NotationError(f"{text!r}: {verb!r} takes {want} argument(s), got {len(args)}")
+    if verb in _NO_ARG:
+        return Action(verb)
+    if verb == "play":
+        if args[1] not in USES:
+            raise NotationError(f"{text!r}: unknown use {args[1]!r} (one of {', '.join(USES)})")
+        return Action("play", args[0], args[1])
+    if verb in _CODE_ARG:
+        return Action(verb, args[0])
+    if verb in _SEAT_ARG:
+        return Action(verb, seat=_seat(args[0], text))
+    parts = args[0].split(".")
+    if not 2 <= len(parts) <= 4:
+        raise NotationError(f"{text!r}: a place is p<seat>.<side>[.<plane>[.<position>]]")
+    seat = _seat(parts[0], text)
+    if parts[1] not in SIDE_NAMES:
+        raise NotationError(f"{text!r}: side must be good or evil, not {parts[1]!r}")
+    plane = pos = -1
+    if len(parts) >= 3:
+        if parts[2] not in PLANE_NAMES:
+            raise NotationError(f"{text!r}: plane must be heaven, earth or nether")
+        plane = PLANE_NAMES.index(parts[2])
+    if len(parts) == 4:
+        if not parts[3].isdigit():
+            raise NotationError(f"{text!r}: position must be a number 0, 1, …")
+        pos = int(parts[3])
+    return Action("target", seat=seat, side=SIDE_NAMES.index(parts[1]), plane=plane, pos=pos)

@@ -1,0 +1,194 @@
+"""Violence and Ethos change with the out-of-turn defence window (R-ATTACK, R-PLAY-6, R-PLAY-17)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.events import Event
+
+from .actions import DECLINE, Action
+from .cards import (
+    CHURCH,
+    EARTH,
+    ETHOS_CHANGE,
+    EVIL,
+    FIEND,
+    GOOD,
+    HEAVEN,
+    METAL,
+    MUSIC_ROLES,
+    NETHER,
+    SAINT,
+    SIDE_NAMES,
+    VIOLENCE,
+)
+from .pending import ChooseDestination, Defence
+
+if TYPE_CHECKING:
+    from .state import State
+
+# R-ATTACK-4: what defends against what. Seals never reach a hand, so never defend.
+DEFENDS = {
+    VIOLENCE: frozenset({ETHOS_CHANGE, CHURCH, METAL}),
+    ETHOS_CHANGE: frozenset({VIOLENCE, CHURCH, METAL}),
+}
+
+
+def _immune_reason(s: State, role: str, seat: int, side: int) -> str | None:
+    """Why the outermost populace of a side cannot be attacked (None: it can)."""
+    rows = s.rows[seat]
+    earth = rows[side * 3 + EARTH]
+    if not earth:
+        return "R-ATTACK-1"  # only basic populaces: never targets
+    pos = len(earth) - 1
+    kinds = s.table.kind
+    for plane in (HEAVEN, NETHER):
+        row = rows[side * 3 + plane]
+        if len(row) > pos and kinds[row[pos]].role in MUSIC_ROLES:
+            return "R-PLAY-17"
+    if role == ETHOS_CHANGE and kinds[earth[pos]].role in (SAINT, FIEND):
+        return "R-PLAY-6"
+    return None
+
+
+def targets(s: State, role: str) -> list[tuple[int, int]]:
+    """R-ATTACK-1: (seat, side) pairs whose outermost populace an attack of ``role`` may hit."""
+    return [
+        (q, side)
+        for q in range(s.n)
+        for side in (GOOD, EVIL)
+        if _immune_reason(s, role, q, side) is None
+    ]
+
+
+def explain_target(s: State, role: str, seat: int, side: int) -> None:
+    rule = _immune_reason(s, role, seat, side) or "R-ATTACK-1"
+    why = {
+        "R-ATTACK-1": "has no populace but the basic one, which is never a target",
+        "R-PLAY-17": "its outermost populace has music above or below it",
+        "R-PLAY-6": "its outermost populace is an especially good/evil person, immune to Ethos"
+        " change",
+    }[rule]
+    raise IllegalAction(rule, f"p{seat + 1}'s {SIDE_NAMES[side]} side cannot be attacked: {why}")
+
+
+def declare(s: State, attacker: int, code: str, seat: int, side: int) -> list[Event]:
+    card = s.take_from_hand(attacker, code)
+    s.table_cards.append(card)
+    events = [Event("attack", {"actor": attacker, "card": code, "seat": seat, "side": side})]
+    role = s.table.kind[card].role
+    # R-ATTACK-4 / D-ATTACK-1: the others in clockwise order. Players who hold no defence card
+    # are skipped; no event tells skipped from declined.
+    order = [(attacker + i) % s.n for i in range(1, s.n)]
+    able = tuple(q for q in order if _can_defend(s, q, role))
+    if able:
+        s.pending = Defence(able[0], attacker, card, seat, side, able[1:])
+        return events
+    return events + _resolve(s, attacker, card, seat, side)
+
+
+def _can_defend(s: State, seat: int, attack_role: str) -> bool:
+    wanted = DEFENDS[attack_role]
+    kinds = s.table.kind
+    return any(kinds[c].role in wanted for c in s.hands[seat])
+
+
+def defences(s: State, p: Defence) -> list[Action]:
+    wanted = DEFENDS[s.table.kind[p.card].role]
+    kinds = s.table.kind
+    codes = dict.fromkeys(kinds[c].code for c in s.hands[p.player] if kinds[c].role in wanted)
+    return [DECLINE, *(Action("defend", code) for code in codes)]
+
+
+def answer(s: State, p: Defence, action: Action) -> list[Event]:
+    if action.verb == "decline":
+        if p.waiting:
+            s.pending = p._replace(player=p.waiting[0], waiting=p.waiting[1:])
+            return []
+        return _resolve(s, p.attacker, p.card, p.seat, p.side)
+    if action.verb != "defend":
+        raise IllegalAction("R-ATTACK-4", "answer the attack with 'defend <card>' or 'decline'")
+    attack_role = s.table.kind[p.card].role
+    kind = s.table.kinds_by_code.get(action.code)
+    if kind is None or kind.role not in DEFENDS[attack_role]:
+        allowed = "Ethos change or music" if attack_role == VIOLENCE else "Violence or music"
+        raise IllegalAction("R-ATTACK-4", f"{action.code!r} does not defend; use {allowed}")
+    if not s.holds(p.player, action.code):
+        raise IllegalAction("R-ATTACK-4", f"you hold no {action.code!r}")
+    card = s.take_from_hand(p.player, action.code)
+    s.table_cards.remove(p.card)
+    s.discard(p.card)  # R-ATTACK-4: attack and defence cards are discarded
+    s.discard(card)
+    event = Event("defend", {"actor": p.player, "card": action.code, "attacker": p.attacker})
+    return [event, *s.end_turn(p.attacker)]
+
+
+def _remove_outermost(s: State, seat: int, side: int) -> tuple[int, int, int]:
+    """Take the outermost populace with the Heaven and Netherworld cards at its position."""
+    rows = s.rows[seat]
+    earth = rows[side * 3 + EARTH]
+    pos = len(earth) - 1
+    populace = earth.pop()
+    taken = []
+    for plane in (HEAVEN, NETHER):
+        row = rows[side * 3 + plane]
+        taken.append(row.pop() if len(row) > pos else -1)
+    return populace, taken[0], taken[1]
+
+
+def _resolve(s: State, attacker: int, card: int, seat: int, side: int) -> list[Event]:
+    role = s.table.kind[card].role
+    if role == ETHOS_CHANGE:
+        s.pending = ChooseDestination(attacker, seat, side)
+        return []
+    s.table_cards.remove(card)
+    s.discard(card)
+    bundle = _remove_outermost(s, seat, side)  # R-ATTACK-2
+    for c in bundle:
+        if c >= 0:
+            s.discard(c)
+    event = Event("killed", {"seat": seat, "side": side, "populace": _person(s, bundle[0])})
+    return [event, *s.end_turn(attacker)]
+
+
+def _person(s: State, card: int) -> str:
+    """A populace as others see it: B populaces lie face down; especially good/evil show."""
+    kind = s.table.kind[card]
+    return kind.code if kind.back == "K" else "populace"
+
+
+def convert(s: State, p: ChooseDestination, dest: int) -> list[Event]:
+    """R-ATTACK-3: the bundle flips to the opposite side of the chosen display."""
+    card = s.table_cards.pop()
+    s.discard(card)
+    populace, heaven, nether = _remove_outermost(s, p.seat, p.side)
+    new_side = 1 - p.side
+    rows = s.rows[dest]
+    rows[new_side * 3 + EARTH].append(populace)
+    # Its Heaven and Netherworld cards join those rows at their outermost free position.
+    if heaven >= 0:
+        rows[new_side * 3 + HEAVEN].append(heaven)
+    if nether >= 0:
+        rows[new_side * 3 + NETHER].append(nether)
+    orphans = []
+    if s.config.has("V-ETHOS-ORPHANS"):
+        hv, nw = rows[new_side * 3 + HEAVEN], rows[new_side * 3 + NETHER]
+        if new_side == GOOD and nether >= 0 and len(nw) > len(hv):
+            orphans.append(nw.pop())
+        if new_side == EVIL and heaven >= 0 and len(hv) > len(nw):
+            orphans.append(hv.pop())
+        for c in orphans:
+            s.discard(c)
+    event = Event(
+        "converted",
+        {
+            "actor": p.player,
+            "seat": p.seat,
+            "side": p.side,
+            "dest": dest,
+            "populace": _person(s, populace),
+            "orphans": [s.code(c) for c in orphans],
+        },
+    )
+    return [event, *s.end_turn(p.player)]

@@ -1,0 +1,78 @@
+"""Game configuration: player count, variant switches (V-…) and the deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from apokalypse.engine.errors import ConfigError
+
+from .cards import DEFAULT_DECK, card_table, load_deck_text
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R-SETUP-1
+
+VARIANTS = {
+    "V-ETHOS-BALANCED": "deal ethos from one good + one evil (2 players) or two + two (3–4)",
+    "V-ETHOS-ORPHANS": "after an ethos change, discard Netherworld cards of good populaces without"
+    " Heaven, and Heaven cards of evil populaces without Netherworld (English translation)",
+    "V-GOOD-TEAM": "the good win if a good player has more points than an evil player (English"
+    " translation) instead of comparing the sums",
+    "V-EDITION-2008": "when all players share one ethos, the best total wins without the majority"
+    " condition",
+}
+
+
+def variant_id(name: str) -> str:
+    """Accept ``V-ETHOS-BALANCED`` or ``ethos-balanced``."""
+    vid = name.strip().upper()
+    if not vid.startswith("V-"):
+        vid = "V-" + vid
+    if vid not in VARIANTS:
+        raise ConfigError(f"unknown variant {name!r} (known: {', '.join(sorted(VARIANTS))})")
+    return vid
+
+
+@dataclass(frozen=True)
+class Config:
+    """``players`` 2–6; ``variants`` a set of V-ids; ``deck`` "default" or a deck file's text."""
+
+    players: int = 4
+    variants: frozenset[str] = field(default_factory=frozenset)
+    deck: str = DEFAULT_DECK
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not (
+            MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise ConfigError(
+                f"R-SETUP-1: Apokalypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
+                f" not {self.players!r}"
+            )
+        object.__setattr__(self, "variants", frozenset(variant_id(v) for v in self.variants))
+        # Fail now, not mid-game: the deck must parse.
+        card_table(self.deck_text, self.players <= 3)
+
+    @property
+    def deck_text(self) -> str:
+        return load_deck_text(DEFAULT_DECK) if self.deck == DEFAULT_DECK else self.deck
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "variants": sorted(self.variants), "deck": self.deck}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Config:
+        if not isinstance(data, dict):
+            raise ConfigError("config must be an object")
+        unknown = set(data) - {"players", "variants", "deck"}
+        if unknown:
+            raise ConfigError(f"config has unknown field(s): {', '.join(sorted(unknown))}")
+        variants = data.get("variants", [])
+        if not isinstance(variants, list):
+            raise ConfigError("config field 'variants' must be a list")
+        deck = data.get("deck", DEFAULT_DECK)
+        if not isinstance(deck, str):
+            raise ConfigError("config field 'deck' must be text")
+        return cls(players=data.get("players", 4), variants=frozenset(variants), deck=deck)

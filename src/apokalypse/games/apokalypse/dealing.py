@@ -1,0 +1,130 @@
+"""Dealing at the end of a round (R-DEAL) and refilling the decks after a horseman (R-REFILL)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apokalypse.engine.events import Event
+
+from .cards import EARTH, EVIL, GOOD, HORSEMAN, NETHER
+from .pending import Turn
+
+if TYPE_CHECKING:
+    from .state import State
+
+POPULATION, CAPITAL = 0, 1
+DECK_NAMES = ("B", "K")
+
+
+def _modifier(s: State, seat: int, side: int, pos: int, deck: int) -> int:
+    nether = s.rows[seat][side * 3 + NETHER]
+    if pos >= len(nether):
+        return 0
+    return s.table.kind[nether[pos]].modifier[side][deck]
+
+
+def serving_slots(s: State, seat: int, deck: int) -> list[int]:
+    """How many cards each populace of a display earns from ``deck``, in dealing order.
+
+    R-DEAL-1/2/4: the basic populace first, then positions 0, 1, … of the deck's own side
+    (good for B, evil for K), each 1 card ± its Netherworld modifier, extras right after their
+    own card (D-DEAL-1). Populaces of the other side that earn this deck through a modifier
+    (+1B Unbridled Sex, +1K Job) follow in position order (D-DEAL-1, D-DEAL-2)."""
+    own = GOOD if deck == POPULATION else EVIL
+    other = 1 - own
+    slots = [1]
+    for pos in range(len(s.rows[seat][own * 3 + EARTH])):
+        slots.append(max(0, 1 + _modifier(s, seat, own, pos, deck)))
+    for pos in range(len(s.rows[seat][other * 3 + EARTH])):
+        extra = _modifier(s, seat, other, pos, deck)
+        if extra > 0:
+            slots.append(extra)
+    return slots
+
+
+def end_round(s: State) -> list[Event]:
+    """R-TURN-4 → R-DEAL: the first to pass deals, population first, then capital."""
+    from . import horsemen
+
+    s.startup = s.first_passer  # R-TURN-3
+    events = [Event("round-end", {"round": s.round, "startup": s.startup})]
+    drawn: list[int] = []
+    for deck in (POPULATION, CAPITAL):
+        horse = _deal(s, deck, events)
+        if horse >= 0:
+            drawn.append(horse)
+    if drawn:  # R-DEAL-5
+        return events + horsemen.ride(s, drawn)
+    return events + new_round(s)
+
+
+def _deal(s: State, deck: int, events: list[Event]) -> int:
+    """Deal one deck round-robin, a card at a time; stop at a horseman (R-DEAL-3/4)."""
+    order = [(s.startup + i) % s.n for i in range(s.n)]
+    slots = [serving_slots(s, seat, deck) for seat in range(s.n)]
+    pile = s.decks[deck]
+    kinds = s.table.kind
+    back = DECK_NAMES[deck]
+    for j in range(max(len(x) for x in slots)):
+        for seat in order:
+            if j >= len(slots[seat]):
+                continue
+            for _ in range(slots[seat][j]):
+                card = pile.pop()
+                if kinds[card].role == HORSEMAN:
+                    s.horse_supply.append(card)
+                    n = kinds[card].horseman
+                    events.append(Event("horseman", {"number": n, "deck": back}))
+                    return card
+                s.hands[seat].append(card)
+                events.append(
+                    Event("deal", {"target": seat, "back": back}, {"card": kinds[card].code},
+                          frozenset({seat}))
+                )
+    return -1
+
+
+def new_round(s: State) -> list[Event]:
+    s.round += 1
+    s.passed = [False] * s.n
+    s.first_passer = -1
+    s.pending = Turn(s.startup)  # R-TURN-1
+    return [Event("round-start", {"round": s.round, "startup": s.startup})]
+
+
+def set_aside(s: State, number: int) -> None:
+    """R-REFILL-1 first step: a copy of the horseman still in a deck is set aside."""
+    kinds = s.table.kind
+    for pile in s.decks:
+        for i, card in enumerate(pile):
+            if kinds[card].role == HORSEMAN and kinds[card].horseman == number:
+                del pile[i]
+                s.horse_supply.append(card)
+                break
+
+
+def refill(s: State, number: int) -> list[Event]:
+    """R-REFILL-1: cards above the next horseman + the discard pile, shuffled, onto it."""
+    kinds = s.table.kind
+    for deck, pile in enumerate(s.decks):
+        at = next(
+            i
+            for i, card in enumerate(pile)
+            if kinds[card].role == HORSEMAN and kinds[card].horseman == number + 1
+        )
+        fresh = pile[at + 1 :] + s.discards[deck]
+        del pile[at + 1 :]
+        s.discards[deck].clear()
+        s.rng.shuffle(fresh)
+        pile.extend(fresh)
+    return [Event("refill", {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]})]
+
+
+def above_next(s: State, deck: int) -> int:
+    """How many cards lie above the next horseman (public, R-INFO-1)."""
+    kinds = s.table.kind
+    pile = s.decks[deck]
+    for i in range(len(pile) - 1, -1, -1):
+        if kinds[pile[i]].role == HORSEMAN:
+            return len(pile) - 1 - i
+    return len(pile)

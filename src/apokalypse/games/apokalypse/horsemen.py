@@ -1,0 +1,186 @@
+"""The horsemen (R-HORSE), the reckoning, and the rewards after it (R-REWARD)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apokalypse.engine.events import Event
+
+from . import dealing
+from .actions import Action
+from .cards import (
+    EARTH,
+    EVIL,
+    GOOD,
+    HEAVEN,
+    HELMET,
+    ICON_OF_HORSEMAN,
+    MASK,
+    MUSIC_ROLES,
+    NETHER,
+    PIG,
+    SEAL,
+)
+from .pending import GameOver, PlaceSeal
+
+if TYPE_CHECKING:
+    from .state import State
+
+LAST_HORSEMAN = 4
+MAX_SHARED_REWARD = 3  # R-REWARD-1/2: two or three tied each receive one; more, nobody
+
+
+def side_protection(s: State, seat: int, side: int) -> tuple[int, int, int, int]:
+    """(music, masks, helmets, pigs) visible on one side of a display, Heaven and Netherworld."""
+    kinds = s.table.kind
+    music = masks = helmets = pigs = 0
+    rows = s.rows[seat]
+    for plane in (HEAVEN, NETHER):
+        for card in rows[side * 3 + plane]:
+            kind = kinds[card]
+            if kind.role in MUSIC_ROLES:
+                music += 1
+                continue
+            icons = kind.icons[side]  # only the visible half counts (R-COMP-2)
+            masks += 1 if icons & MASK else 0
+            helmets += 1 if icons & HELMET else 0
+            pigs += 1 if icons & PIG else 0
+    return music, masks, helmets, pigs
+
+
+def losses(s: State, seat: int, number: int) -> tuple[int, int]:
+    """How many good and evil populaces horseman ``number`` kills in a display.
+
+    Horsemen 1–3 (R-HORSE-1/2): one icon or one music card protects one populace; surplus
+    passes from the good side to the evil side only. Horseman 4 (R-HORSE-4, D-HORSE-1): music
+    first, then complete sets of the icons not covered by owned horseman cards; unused music and
+    unused icons pass to the evil side."""
+    counts = [len(s.rows[seat][side * 3 + EARTH]) for side in (GOOD, EVIL)]
+    good = side_protection(s, seat, GOOD)
+    evil = side_protection(s, seat, EVIL)
+    if number < LAST_HORSEMAN:
+        index = (MASK, HELMET, PIG).index(ICON_OF_HORSEMAN[number]) + 1
+        shield = good[0] + good[index]
+        dead_good = max(0, counts[GOOD] - shield)
+        surplus = max(0, shield - counts[GOOD])
+        dead_evil = max(0, counts[EVIL] - (evil[0] + evil[index] + surplus))
+        return dead_good, dead_evil
+    owned = {s.table.kind[c].horseman for c in s.rewards[seat]}
+    needed = [i + 1 for i, h in enumerate((1, 2, 3)) if h not in owned]
+    if not needed:
+        return 0, 0  # all three horseman cards: complete protection
+    dead_good, left = _death_side(counts[GOOD], list(good), needed)
+    carried = [e + g for e, g in zip(evil, left, strict=True)]
+    dead_evil, _ = _death_side(counts[EVIL], carried, needed)
+    return dead_good, dead_evil
+
+
+def _death_side(populaces: int, shield: list[int], needed: list[int]) -> tuple[int, list[int]]:
+    """One side against horseman 4: returns deaths and the unused (music, icons…)."""
+    by_music = min(populaces, shield[0])
+    rest = populaces - by_music
+    sets = min(shield[i] for i in needed)
+    by_sets = min(rest, sets)
+    left = shield[:]
+    left[0] -= by_music
+    for i in needed:
+        left[i] -= by_sets
+    return rest - by_sets, left
+
+
+def ride(s: State, drawn: list[int]) -> list[Event]:
+    """R-DEAL-5: the horseman rides once, however many decks showed it."""
+    number = s.horseman
+    events: list[Event] = [Event("ride", {"number": number})]
+    killed = [0] * s.n
+    dead_cards: list[int] = []
+    for seat in range(s.n):
+        dead = losses(s, seat, number)
+        rows = s.rows[seat]
+        for side in (GOOD, EVIL):
+            earth = rows[side * 3 + EARTH]
+            keep = len(earth) - dead[side]
+            if dead[side]:
+                dead_cards += earth[keep:]  # R-HORSE-3: set beside the display
+                del earth[keep:]
+                for plane in (HEAVEN, NETHER):
+                    row = rows[side * 3 + plane]
+                    for card in row[keep:]:
+                        s.discard(card)
+                    del row[keep:]
+        killed[seat] = dead[0] + dead[1]
+        if killed[seat]:
+            events.append(Event("deaths", {"seat": seat, "good": dead[0], "evil": dead[1]}))
+    scores = tuple(s.populaces(seat) - killed[seat] for seat in range(s.n))  # R-HORSE-5
+    s.scores.append(scores)
+    events.append(Event("reckoning", {"number": number, "scores": list(scores)}))
+    for card in dead_cards:
+        s.discard(card)
+    dealing.set_aside(s, number)
+    if number < LAST_HORSEMAN:
+        events += dealing.refill(s, number)
+    events += _horseman_reward(s, number, scores)
+    if number == LAST_HORSEMAN:  # R-END-1
+        s.horseman = LAST_HORSEMAN + 1
+        s.pending = GameOver()
+        return [*events, Event("game-over", {})]
+    s.horseman = number + 1
+    return events + _seal_reward(s)
+
+
+def _best(values: list[int] | tuple[int, ...]) -> list[int]:
+    top = max(values)
+    best = [seat for seat, v in enumerate(values) if v == top]
+    return best if len(best) <= MAX_SHARED_REWARD else []
+
+
+def _horseman_reward(s: State, number: int, scores: tuple[int, ...]) -> list[Event]:
+    """R-REWARD-1: this horseman's card to the best score of the reckoning."""
+    events = []
+    kinds = s.table.kind
+    for seat in _best(scores):
+        card = next(c for c in s.horse_supply if kinds[c].horseman == number)
+        s.horse_supply.remove(card)
+        s.rewards[seat].append(card)
+        events.append(Event("horseman-card", {"seat": seat, "number": number}))
+    return events
+
+
+def _seal_reward(s: State) -> list[Event]:
+    """R-REWARD-2 / D-REWARD-1: seals to the most populaces, clockwise from the startup player."""
+    best = set(_best([s.populaces(seat) for seat in range(s.n)]))
+    queue = tuple(q for q in ((s.startup + i) % s.n for i in range(s.n)) if q in best)
+    return _next_seal(s, queue)
+
+
+def _next_seal(s: State, queue: tuple[int, ...]) -> list[Event]:
+    from .placement import seal_targets
+
+    events = []
+    while queue:
+        seat, queue = queue[0], queue[1:]
+        if not s.seal_supply:
+            events.append(Event("seal-none", {"seat": seat}))
+            continue
+        if seal_targets(s):
+            s.pending = PlaceSeal(seat, queue)
+            return events
+        events.append(Event("seal-declined", {"seat": seat}))  # R-REWARD-3
+    return events + dealing.new_round(s)
+
+
+def place_seal(s: State, p: PlaceSeal, action: Action) -> list[Event]:
+    seal = s.seal_supply.pop()
+    rows = s.rows[action.seat]
+    row = rows[action.side * 3 + action.plane]
+    args = {"actor": p.player, "seat": action.seat, "side": action.side, "plane": action.plane}
+    if action.pos >= 0:  # neutralise a displayed music card (R-PLAY-15, R-REWARD-3)
+        old = row.pop(action.pos)
+        s.discard(old)
+        s.discard(seal)
+        events = [Event("seal-neutralise", {**args, "old": s.code(old)})]
+    else:
+        row.append(seal)
+        events = [Event("seal-place", {**args, "pos": len(row) - 1})]
+    assert s.table.kind[seal].role == SEAL
+    return events + _next_seal(s, p.waiting)

@@ -1,0 +1,85 @@
+"""Who must decide what next: one small immutable value per kind of decision.
+
+The state holds exactly one of these (TAG's extended sequences, flattened): a turn, or a step of a
+multi-step play, a defence window, a seal placement. Being immutable, a clone shares them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Turn(NamedTuple):
+    """R-TURN-1: play one card or pass."""
+
+    player: int
+
+
+class ChooseTarget(NamedTuple):
+    """Second step of a play: where the chosen card goes."""
+
+    player: int
+    code: str
+    use: str
+
+
+class ChooseGift(NamedTuple):
+    """R-PLAY-4 good deed, first step: which card to give."""
+
+    player: int
+
+
+class ChooseRecipient(NamedTuple):
+    """R-PLAY-4 good deed, second step: to whom."""
+
+    player: int
+    code: str
+
+
+class ChooseVictim(NamedTuple):
+    """R-PLAY-5 evil deed: from whose hand to steal."""
+
+    player: int
+
+
+class Defence(NamedTuple):
+    """R-ATTACK-4: ``player`` may defend; ``waiting`` are the players asked after them."""
+
+    player: int
+    attacker: int
+    card: int  # the attack card, on the table
+    seat: int
+    side: int
+    waiting: tuple[int, ...]
+
+
+class ChooseDestination(NamedTuple):
+    """R-ATTACK-3: where the converted populace goes (the opposite side of any display)."""
+
+    player: int
+    seat: int
+    side: int
+
+
+class PlaceSeal(NamedTuple):
+    """R-REWARD-3: ``player`` places a seal now; ``waiting`` receive one after them."""
+
+    player: int
+    waiting: tuple[int, ...]
+
+
+class GameOver(NamedTuple):
+    player: int = -1
+
+
+Pending = (
+    Turn
+    | ChooseTarget
+    | ChooseGift
+    | ChooseRecipient
+    | ChooseVictim
+    | Defence
+    | ChooseDestination
+    | PlaceSeal
+    | GameOver
+)

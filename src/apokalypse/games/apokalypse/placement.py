@@ -1,0 +1,313 @@
+"""Playing cards into displays (R-PLAY): populaces and deeds, Heaven, Netherworld, music.
+
+``targets`` lists every legal place for a chosen card and use; ``explain`` turns a refused place
+into the rule that forbids it, so the two never disagree about what is legal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.events import Event
+
+from .actions import Action, format_place
+from .cards import (
+    CHURCH,
+    DUAL,
+    EARTH,
+    ETHOS_CHANGE,
+    EVIL,
+    FIEND,
+    GOOD,
+    HEAVEN,
+    ICON,
+    METAL,
+    MUSIC_ROLES,
+    NETHER,
+    PLANE_NAMES,
+    PROTECTION,
+    SAINT,
+    SEAL,
+    SIDE_NAMES,
+    VIOLENCE,
+    CardKind,
+)
+from .pending import ChooseGift, ChooseVictim
+
+if TYPE_CHECKING:
+    from .state import State
+
+# Which uses each role allows, and the rule that says so.
+USES: dict[str, tuple[str, ...]] = {
+    PROTECTION: ("good", "evil", "heaven"),
+    METAL: ("good", "evil", "nether", "neutralise"),
+    DUAL: ("nether",),
+    ICON: ("nether",),
+    SAINT: ("good",),
+    FIEND: ("evil",),
+    CHURCH: ("heaven", "neutralise"),
+    VIOLENCE: ("attack",),
+    ETHOS_CHANGE: ("attack",),
+}
+WRONG_USE_RULE = {
+    "good": "R-PLAY-3",
+    "evil": "R-PLAY-3",
+    "heaven": "R-PLAY-7",
+    "nether": "R-PLAY-11",
+    "attack": "R-ATTACK-1",
+    "neutralise": "R-PLAY-15",
+}
+NO_TARGET_RULE = {"heaven": "R-PLAY-8", "nether": "R-PLAY-12", "neutralise": "R-PLAY-15"}
+# What a music card in hand can neutralise (R-PLAY-15): the other music; seals count as either.
+NEUTRALISES = {METAL: frozenset({CHURCH, SEAL}), CHURCH: frozenset({METAL, SEAL})}
+
+
+def plays(s: State, player: int) -> list[Action]:
+    """First step of a turn: every (card, use) with at least one legal target."""
+    from .attacks import targets as attack_targets
+
+    hand = s.hands[player]
+    kinds = s.table.kind
+    seen: set[str] = set()
+    out: list[Action] = []
+    for card in hand:
+        kind = kinds[card]
+        code = kind.code
+        if code in seen:
+            continue
+        seen.add(code)
+        for use in USES[kind.role]:
+            if use == "good" and len(hand) < 2:
+                continue  # R-PLAY-4: no card left to give
+            if use in ("good", "evil"):
+                ok = True
+            elif use == "attack":
+                ok = bool(attack_targets(s, kind.role))
+            else:
+                ok = bool(_places(s, kind, use, True))
+            if ok:
+                out.append(Action("play", code, use))
+    return out
+
+
+def check_play(s: State, player: int, code: str, use: str) -> None:
+    """Raise the rule that forbids ``play code use``, if one does."""
+    from .attacks import targets as attack_targets
+
+    kind = s.table.kinds_by_code.get(code)
+    if kind is None or kind.back not in ("B", "K"):
+        raise IllegalAction("R-TURN-1", f"there is no card {code!r} in this deck")
+    if not s.holds(player, code):
+        raise IllegalAction("R-TURN-1", f"cards are played from hand, and you hold no {code!r}")
+    if use not in USES[kind.role]:
+        rule = WRONG_USE_RULE[use]
+        if kind.role in (SAINT, FIEND) and use in ("good", "evil"):
+            rule = "R-PLAY-6"
+        elif kind.role == CHURCH and use == "nether":
+            rule = "R-PLAY-9"
+        raise IllegalAction(rule, f"{code!r} cannot be played as {use!r}")
+    if use == "good" and len(s.hands[player]) < 2:
+        raise IllegalAction("R-PLAY-4", "a good populace needs another card in hand to give")
+    if use == "attack" and not attack_targets(s, kind.role):
+        raise IllegalAction("R-ATTACK-1", "no outermost populace can be attacked now")
+    if use in NO_TARGET_RULE and not _places(s, kind, use, True):
+        raise IllegalAction(NO_TARGET_RULE[use], f"{code!r} has no legal place as {use!r} now")
+
+
+def targets(s: State, code: str, use: str) -> list[Action]:
+    """Second step: every legal place for ``code`` played as ``use``."""
+    kind = s.table.kinds_by_code[code]
+    if use in ("good", "evil"):
+        side = GOOD if use == "good" else EVIL
+        return [Action("target", seat=q, side=side) for q in range(s.n)]
+    if use == "attack":
+        from .attacks import targets as attack_targets
+
+        return [Action("target", seat=q, side=sd) for q, sd in attack_targets(s, kind.role)]
+    return _places(s, kind, use, False)
+
+
+def _music(s: State, card: int) -> bool:
+    return s.table.kind[card].role in MUSIC_ROLES
+
+
+def _places(s: State, kind: CardKind, use: str, first_only: bool) -> list[Action]:
+    """Heaven, Netherworld and neutralise places; ``first_only`` stops at the first found."""
+    out: list[Action] = []
+    kinds = s.table.kind
+    role = kind.role
+    for q, rows in enumerate(s.rows):
+        hg, eg, ng, he, ee, ne = rows
+        if use == "heaven":
+            if len(hg) < len(eg):  # R-PLAY-8, good side
+                out.append(Action("target", seat=q, side=GOOD, plane=HEAVEN))
+            for i, c in enumerate(hg):  # R-PLAY-10: replace, never music
+                if kinds[c].role not in MUSIC_ROLES:
+                    out.append(Action("target", seat=q, side=GOOD, plane=HEAVEN, pos=i))
+            if role == PROTECTION and len(he) < len(ne):  # R-PLAY-8 evil side, R-PLAY-9
+                out.append(Action("target", seat=q, side=EVIL, plane=HEAVEN))
+        elif use == "nether":
+            if role != METAL and len(ng) < len(hg) and len(ng) < len(eg):  # R-PLAY-12, R-PLAY-13
+                out.append(Action("target", seat=q, side=GOOD, plane=NETHER))
+            if len(ne) < len(ee):  # R-PLAY-12, evil side
+                out.append(Action("target", seat=q, side=EVIL, plane=NETHER))
+            for i, c in enumerate(ne):  # R-PLAY-14: replace, never Heavy Metal
+                if kinds[c].role not in MUSIC_ROLES:
+                    out.append(Action("target", seat=q, side=EVIL, plane=NETHER, pos=i))
+        else:  # neutralise (R-PLAY-15)
+            wanted = NEUTRALISES[role]
+            for r in (0, 2, 3, 5):
+                for i, c in enumerate(rows[r]):
+                    if kinds[c].role in wanted:
+                        out.append(Action("target", seat=q, side=r // 3, plane=r % 3, pos=i))
+        if first_only and out:
+            return out
+    return out
+
+
+def explain(s: State, code: str, use: str, action: Action) -> None:
+    """Raise the specific rule a refused target breaks."""
+    kind = s.table.kinds_by_code[code]
+    place = format_place(action.seat, action.side, action.plane, action.pos)
+    if use in ("good", "evil", "attack"):
+        if action.plane not in (-1, EARTH) or action.pos >= 0:
+            raise IllegalAction(
+                "R-ATTACK-1" if use == "attack" else "R-PLAY-3",
+                f"name a player and side only, like 'target p{action.seat + 1}.{use}'",
+            )
+        if use == "attack":
+            from .attacks import explain_target
+
+            explain_target(s, kind.role, action.seat, action.side)
+        rule = "R-PLAY-6" if kind.role in (SAINT, FIEND) else "R-PLAY-3"
+        raise IllegalAction(rule, f"'play {code} {use}' adds a populace on the {use} side only")
+    plane = action.plane
+    wanted_plane = {"heaven": HEAVEN, "nether": NETHER}.get(use)
+    if wanted_plane is not None and plane != wanted_plane:
+        raise IllegalAction(WRONG_USE_RULE[use], f"{code!r} as {use!r} goes to the {use} row")
+    rows = s.rows[action.seat]
+    row = rows[action.side * 3 + max(plane, 0)]
+    if use == "neutralise":
+        raise IllegalAction("R-PLAY-15", f"{place} is no music card that {code!r} neutralises")
+    side_name = SIDE_NAMES[action.side]
+    if action.pos >= 0:
+        if action.pos >= len(row):
+            raise IllegalAction("R-PLAY-1", f"there is no card at {place}")
+        if _music(s, row[action.pos]):
+            raise IllegalAction("R-PLAY-15", "displayed music cannot be replaced, only neutralised")
+        rule = "R-PLAY-10" if plane == HEAVEN else "R-PLAY-14"
+        raise IllegalAction(
+            rule, f"only {PLANE_NAMES[plane]} cards on the {side_name} side may be replaced"
+        )
+    if plane == HEAVEN:
+        if kind.role == CHURCH and action.side == EVIL:
+            raise IllegalAction("R-PLAY-9", "Church Music goes on the good side only")
+        if action.side == GOOD:
+            raise IllegalAction("R-PLAY-8", f"{place}: no good populace without a Heaven card")
+        raise IllegalAction("R-PLAY-8", f"{place}: evil Heaven needs a Netherworld card below")
+    if kind.role == METAL and action.side == GOOD:
+        raise IllegalAction("R-PLAY-13", "Heavy Metal goes on the evil side only")
+    if action.side == GOOD:
+        raise IllegalAction("R-PLAY-12", f"{place}: good Netherworld needs a Heaven card above")
+    raise IllegalAction("R-PLAY-12", f"{place}: no evil populace without a Netherworld card")
+
+
+def execute(s: State, player: int, code: str, use: str, action: Action) -> list[Event]:
+    card = s.take_from_hand(player, code)
+    q, side, plane, pos = action.seat, action.side, action.plane, action.pos
+    rows = s.rows[q]
+    if use in ("good", "evil"):
+        rows[side * 3 + EARTH].append(card)
+        args = {"actor": player, "seat": q, "side": side}
+        if s.table.kind[card].back == "B":  # played from its back: the front stays hidden
+            events = [
+                Event("populace", args, {"card": code}, frozenset({player})),
+            ]
+        else:
+            events = [Event("person", {**args, "card": code})]
+        return events + _deed(s, player, side)
+    if use == "neutralise":
+        row = rows[side * 3 + plane]
+        old = row.pop(pos)  # R-PLAY-15: the outer cards move inward
+        s.discard(old)
+        s.discard(card)
+        args = {"actor": player, "card": code, "seat": q, "side": side, "plane": plane}
+        events = [Event("neutralise", {**args, "old": s.code(old)})]
+        return events + s.end_turn(player)
+    row = rows[side * 3 + plane]
+    args = {"actor": player, "card": code, "seat": q, "side": side, "plane": plane}
+    if pos >= 0:  # R-PLAY-10 / R-PLAY-14
+        old = row[pos]
+        row[pos] = card
+        s.discard(old)
+        events = [Event("replace", {**args, "pos": pos, "old": s.code(old)})]
+    else:
+        row.append(card)
+        events = [Event("place", {**args, "pos": len(row) - 1})]
+    return events + s.end_turn(player)
+
+
+def _deed(s: State, player: int, side: int) -> list[Event]:
+    if side == GOOD:  # R-PLAY-4: the check_play guaranteed a card to give
+        s.pending = ChooseGift(player)
+        return []
+    if any(s.hands[q] for q in range(s.n) if q != player):  # R-PLAY-5
+        s.pending = ChooseVictim(player)
+        return []
+    return [Event("no-steal", {"actor": player})] + s.end_turn(player)  # D-PLAY-1
+
+
+def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
+    card = s.take_from_hand(player, code)
+    s.hands[recipient].append(card)
+    _forget_hand(s, player, recipient)
+    s.knowledge[player][card] = recipient  # R-INFO-2: the giver knows where it went
+    back = s.table.kind[card].back
+    event = Event(
+        "gift",
+        {"actor": player, "target": recipient, "back": back},
+        {"card": code},
+        frozenset({player, recipient}),
+    )
+    return [event, *s.end_turn(player)]
+
+
+def steal(s: State, player: int, victim: int) -> list[Event]:
+    hand = s.hands[victim]
+    card = hand.pop(s.rng.below(len(hand)))  # R-PLAY-5: a random card, no defence
+    s.hands[player].append(card)
+    _forget_hand(s, victim, player)
+    s.knowledge[victim][card] = player  # R-INFO-2: the victim knows what it lost
+    event = Event(
+        "steal",
+        {"actor": player, "target": victim, "back": s.table.kind[card].back},
+        {"card": s.code(card)},
+        frozenset({player, victim}),
+    )
+    return [event, *s.end_turn(player)]
+
+
+def _forget_hand(s: State, loser: int, *involved: int) -> None:
+    """A hand lost a card whose identity bystanders did not see: what they knew of it is stale."""
+    for seat, known in enumerate(s.knowledge):
+        if seat != loser and seat not in involved:
+            for card in [c for c, holder in known.items() if holder == loser]:
+                del known[card]
+
+
+def seal_targets(s: State) -> list[Action]:
+    """R-REWARD-3: as Church Music, as Heavy Metal, or onto any displayed music to neutralise."""
+    out: list[Action] = []
+    kinds = s.table.kind
+    for q, rows in enumerate(s.rows):
+        hg, eg, _ng, _he, ee, ne = rows
+        if len(hg) < len(eg):
+            out.append(Action("target", seat=q, side=GOOD, plane=HEAVEN))
+        if len(ne) < len(ee):
+            out.append(Action("target", seat=q, side=EVIL, plane=NETHER))
+        for r in (0, 2, 3, 5):
+            for i, c in enumerate(rows[r]):
+                if kinds[c].role in MUSIC_ROLES:
+                    out.append(Action("target", seat=q, side=r // 3, plane=r % 3, pos=i))
+    return out

@@ -1,0 +1,149 @@
+"""The one secrecy boundary (R-INFO): what a player may see, and worlds consistent with it.
+
+Everything that leaves the engine for a player (the terminal, the server, bots, replays, logs)
+goes through :func:`observation`; events go through ``Event.view``. A bot never receives a State:
+a search samples one with :func:`determinize`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from apokalypse.engine.rng import Rng
+
+from .cards import EARTH, EVIL, GOOD, HORSEMAN, PLANE_NAMES, SIDE_NAMES
+from .dealing import above_next
+from .pending import ChooseRecipient, ChooseTarget, Defence, GameOver
+
+if TYPE_CHECKING:
+    from .state import State
+
+Observation = dict[str, Any]
+
+
+def _populace(s: State, card: int) -> str:
+    kind = s.table.kind[card]
+    return kind.code if kind.back == "K" else "populace"  # B populaces lie back up
+
+
+def _display(s: State, seat: int) -> dict[str, Any]:
+    rows = s.rows[seat]
+    out: dict[str, Any] = {}
+    for side in (GOOD, EVIL):
+        view: dict[str, Any] = {}
+        for plane, name in enumerate(PLANE_NAMES):
+            row = rows[side * 3 + plane]
+            if plane == EARTH:
+                view[name] = [_populace(s, c) for c in row]
+            else:
+                view[name] = [s.code(c) for c in row]
+        out[SIDE_NAMES[side]] = view
+    return out
+
+
+def observation(s: State, player: int | None) -> Observation:
+    """What ``player`` knows now (None: a spectator, public information only, R-INFO-1)."""
+    kinds = s.table.kind
+    pending = s.pending
+    over = type(pending) is GameOver
+    # In a defence window only the asked player learns that they are asked: otherwise the
+    # window would tell who holds a defence card.
+    hidden_turn = type(pending) is Defence and pending.player != player
+    obs: Observation = {
+        "game": "apokalypse",
+        "seat": player,
+        "players": s.n,
+        "round": s.round,
+        "horseman": min(s.horseman, 4),
+        "to_act": None if over or hidden_turn else pending.player,
+        "decision": type(pending).__name__ if not hidden_turn else "Defence",
+        "startup": s.startup,
+        "passed": list(s.passed),
+        "decks": [
+            {"back": back, "size": len(s.decks[d]), "above_horseman": above_next(s, d)}
+            for d, back in enumerate(("B", "K"))
+        ],
+        "discards": [[s.code(c) for c in pile] for pile in s.discards],
+        "seal_supply": len(s.seal_supply),
+        "hand_counts": [
+            [sum(1 for c in hand if kinds[c].back == b) for b in ("B", "K")] for hand in s.hands
+        ],
+        "displays": [_display(s, q) for q in range(s.n)],
+        "scores": [list(row) for row in s.scores],
+        "horseman_cards": [sorted(kinds[c].horseman for c in cards) for cards in s.rewards],
+        "attack": [s.code(c) for c in s.table_cards],
+    }
+    if player is not None:
+        obs["hand"] = sorted(s.code(c) for c in s.hands[player])
+        obs["ethos"] = SIDE_NAMES[s.ethos[player]]
+        known: dict[str, list[str]] = {}
+        for card, holder in s.knowledge[player].items():
+            known.setdefault(f"p{holder + 1}", []).append(s.code(card))
+        obs["known"] = {k: sorted(v) for k, v in sorted(known.items())}
+        if pending.player == player and type(pending) in (ChooseTarget, ChooseRecipient):
+            obs["choice"] = pending._asdict()
+    if over:  # R-END-3: ethos revealed
+        obs["ethos_all"] = [SIDE_NAMES[e] for e in s.ethos]
+        result = s.result
+        obs["result"] = result.to_json() if result else None
+    return obs
+
+
+def ethos_pool(players: int, balanced: bool) -> list[int]:
+    """The ethos cards dealt from (R-SETUP-3, V-ETHOS-BALANCED)."""
+    per_side = 3
+    if balanced and players == 2:
+        per_side = 1
+    elif balanced and players <= 4:
+        per_side = 2
+    return [GOOD] * per_side + [EVIL] * per_side
+
+
+def determinize(s: State, player: int, rng: Rng) -> State:
+    """A full state consistent with everything ``player`` can see, with a fresh random stream.
+
+    Unseen cards (other hands, deck order, the face-down fronts of populaces) are redealt among
+    the unseen places of the same back, horsemen keep their (public) places, cards the player
+    knows to be in a hand stay there, and other players' ethos is drawn from the cards left."""
+    d = s.clone()
+    kinds = d.table.kind
+    known = s.knowledge[player]
+    pending = s.pending
+    reserved: tuple[int, str] | None = None
+    if isinstance(pending, ChooseTarget | ChooseRecipient) and pending.player != player:
+        reserved = (pending.player, pending.code)  # that card is chosen; keep one of its kind
+    slots: list[tuple[list[int], int]] = []
+    for q, hand in enumerate(d.hands):
+        if q == player:
+            continue
+        keep_code = reserved[1] if reserved and reserved[0] == q else None
+        for i, card in enumerate(hand):
+            if known.get(card) == q:
+                continue
+            if keep_code is not None and kinds[card].code == keep_code:
+                keep_code = None
+                continue
+            slots.append((hand, i))
+    for pile in d.decks:
+        slots += [(pile, i) for i, c in enumerate(pile) if kinds[c].role != HORSEMAN]
+    for rows in d.rows:
+        for side in (GOOD, EVIL):
+            earth = rows[side * 3 + EARTH]
+            slots += [(earth, i) for i, c in enumerate(earth) if kinds[c].back == "B"]
+    for back in ("B", "K"):
+        mine = [(row, i) for row, i in slots if kinds[row[i]].back == back]
+        cards = [row[i] for row, i in mine]
+        rng.shuffle(cards)
+        for (row, i), card in zip(mine, cards, strict=True):
+            row[i] = card
+    pool = ethos_pool(s.n, s.config.has("V-ETHOS-BALANCED"))
+    pool.remove(s.ethos[player])
+    rng.shuffle(pool)
+    ethos = list(s.ethos)
+    for q in range(s.n):
+        if q != player:
+            ethos[q] = pool.pop()
+    d.ethos = tuple(ethos)
+    d.knowledge = [known.copy() if q == player else {} for q in range(s.n)]
+    d.rng = Rng(rng.next64())
+    return d

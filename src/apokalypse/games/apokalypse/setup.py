@@ -1,0 +1,69 @@
+"""A new game (R-SETUP)."""
+
+from __future__ import annotations
+
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.rng import Rng
+
+from .cards import card_table
+from .config import Config
+from .pending import Turn
+from .secrecy import ethos_pool
+from .state import State
+
+HAND_START = 2  # R-SETUP-4: 2 B and 2 K cards each
+BETWEEN_HORSEMEN = 6  # R-SETUP-5
+
+
+def _build_deck(cards: list[int], horsemen: tuple[int, ...], back: str) -> list[int]:
+    """R-SETUP-5, bottom first: horseman 4, six cards, 3, six, 2, six, 1, the rest on top."""
+    need = BETWEEN_HORSEMEN * 3
+    if len(cards) < need:
+        raise ConfigError(
+            f"R-SETUP-5: the {back} deck needs at least {need} cards after dealing,"
+            f" it has {len(cards)}"
+        )
+    deck = [horsemen[3]]
+    for number in (3, 2, 1):
+        deck += cards[:BETWEEN_HORSEMEN]
+        del cards[:BETWEEN_HORSEMEN]
+        deck.append(horsemen[number - 1])
+    return deck + cards
+
+
+def new_game(config: Config, seed: int) -> State:
+    rng = Rng(seed)
+    n = config.players
+    table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
+    s = State.__new__(State)
+    s.config, s.table, s.n, s.rng = config, table, n, rng
+    pool = ethos_pool(n, config.has("V-ETHOS-BALANCED"))  # R-SETUP-3
+    rng.shuffle(pool)
+    s.ethos = tuple(pool[:n])
+    b_cards, k_cards = list(table.b_cards), list(table.k_cards)
+    rng.shuffle(b_cards)
+    rng.shuffle(k_cards)
+    s.hands = [[] for _ in range(n)]
+    for pile in (b_cards, k_cards):  # R-SETUP-4
+        for _ in range(HAND_START):
+            for hand in s.hands:
+                hand.append(pile.pop())
+    s.decks = [
+        _build_deck(b_cards, table.horsemen[0], "B"),
+        _build_deck(k_cards, table.horsemen[1], "K"),
+    ]
+    s.rows = [[[] for _ in range(6)] for _ in range(n)]  # R-SETUP-2
+    s.discards = [[], []]
+    s.seal_supply = list(table.seals)
+    s.horse_supply = list(table.horsemen[2])  # the public reference set
+    s.rewards = [[] for _ in range(n)]
+    s.scores = []
+    s.horseman = 1
+    s.startup = rng.below(n)  # R-SETUP-6
+    s.passed = [False] * n
+    s.first_passer = -1
+    s.table_cards = []
+    s.knowledge = [{} for _ in range(n)]
+    s.round = 1
+    s.pending = Turn(s.startup)
+    return s
