@@ -7,7 +7,7 @@ class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 
 
-class IllegalAction(EngineError):  # noqa: N818 - the name reads as the protocol describes it
+class IllegalAction(EngineError):
     """An action the rules forbid. The state is left untouched.
 
     >>> str(IllegalAction("R-PLAY-8", "evil Heaven needs a Netherworld card below"))

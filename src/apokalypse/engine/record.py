@@ -101,7 +101,9 @@ class GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"{str(path)!r} is not valid JSON ({exc.msg}, line {exc.lineno})")
+            raise RecordError(
+                f"{str(path)!r} is not valid JSON ({exc.msg}, line {exc.lineno})"
+            ) from None
         return cls.from_json(data)
 
 

@@ -17,7 +17,6 @@ from .cards import (
     GOOD,
     HEAVEN,
     METAL,
-    MUSIC_ROLES,
     NETHER,
     SAINT,
     SIDE_NAMES,
@@ -42,12 +41,11 @@ def _immune_reason(s: State, role: str, seat: int, side: int) -> str | None:
     if not earth:
         return "R-ATTACK-1"  # only basic populaces: never targets
     pos = len(earth) - 1
-    kinds = s.table.kind
-    for plane in (HEAVEN, NETHER):
-        row = rows[side * 3 + plane]
-        if len(row) > pos and kinds[row[pos]].role in MUSIC_ROLES:
-            return "R-PLAY-17"
-    if role == ETHOS_CHANGE and kinds[earth[pos]].role in (SAINT, FIEND):
+    music = s.table.music
+    heaven, nether = rows[side * 3 + HEAVEN], rows[side * 3 + NETHER]
+    if (len(heaven) > pos and music[heaven[pos]]) or (len(nether) > pos and music[nether[pos]]):
+        return "R-PLAY-17"
+    if role == ETHOS_CHANGE and s.table.kind[earth[pos]].role in (SAINT, FIEND):
         return "R-PLAY-6"
     return None
 

@@ -81,6 +81,7 @@ class CardTable:
     seals: tuple[int, ...]
     horsemen: tuple[tuple[int, ...], ...]  # horsemen[set][number - 1]
     kinds_by_code: dict[str, CardKind]
+    music: tuple[bool, ...]  # music[card_id]: a flat lookup for the hot paths
 
     def code(self, card: int) -> str:
         return self.kind[card].code
@@ -235,4 +236,7 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
         table.extend(horse_kinds)
     by_code = {k.code: k for k in kinds}
     by_code["seal"] = seal_kind
-    return CardTable(tuple(table), tuple(b_cards), tuple(k_cards), seals, tuple(horsemen), by_code)
+    music = tuple(k.role in MUSIC_ROLES for k in table)
+    return CardTable(
+        tuple(table), tuple(b_cards), tuple(k_cards), seals, tuple(horsemen), by_code, music
+    )

@@ -41,9 +41,7 @@ class Config:
     deck: str = DEFAULT_DECK
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not (
-            MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
+        if not isinstance(self.players, int) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise ConfigError(
                 f"R-SETUP-1: Apokalypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
                 f" not {self.players!r}"

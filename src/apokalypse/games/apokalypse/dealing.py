@@ -78,8 +78,12 @@ def _deal(s: State, deck: int, events: list[Event]) -> int:
                     return card
                 s.hands[seat].append(card)
                 events.append(
-                    Event("deal", {"target": seat, "back": back}, {"card": kinds[card].code},
-                          frozenset({seat}))
+                    Event(
+                        "deal",
+                        {"target": seat, "back": back},
+                        {"card": kinds[card].code},
+                        frozenset({seat}),
+                    )
                 )
     return -1
 

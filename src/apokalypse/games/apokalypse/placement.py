@@ -63,6 +63,57 @@ NO_TARGET_RULE = {"heaven": "R-PLAY-8", "nether": "R-PLAY-12", "neutralise": "R-
 NEUTRALISES = {METAL: frozenset({CHURCH, SEAL}), CHURCH: frozenset({METAL, SEAL})}
 
 
+def _target(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
+    # The hot path builds many of these: skip NamedTuple's keyword handling.
+    return _new_tuple(Action, ("target", "", "", seat, side, plane, pos))
+
+
+_new_tuple = tuple.__new__
+
+
+def _open_uses(s: State) -> frozenset[str]:
+    """One pass over the table: which (use, role group) have at least one legal place now.
+
+    Keys: heaven-good, heaven-evil (protection only), nether-good (Netherworld K cards only),
+    nether-evil, neutralise-church (what Heavy Metal hits), neutralise-metal (what Church Music
+    hits). Must agree with :func:`_places`; a property test checks that it does."""
+    kinds = s.table.kind
+    is_music = s.table.music.__getitem__
+    found: set[str] = set()
+    for hg, eg, ng, he, ee, ne in s.rows:
+        music_hg = sum(map(is_music, hg))
+        music_ne = sum(map(is_music, ne))
+        if len(hg) < len(eg) or music_hg < len(hg):
+            found.add("heaven-good")
+        if len(he) < len(ne):
+            found.add("heaven-evil")
+        if len(ng) < len(hg) and len(ng) < len(eg):
+            found.add("nether-good")
+        if len(ne) < len(ee) or music_ne < len(ne):
+            found.add("nether-evil")
+        if music_hg or music_ne or any(map(is_music, ng)) or any(map(is_music, he)):
+            for c in (*hg, *ng, *he, *ne):
+                role = kinds[c].role
+                if role in MUSIC_ROLES:
+                    if role != METAL:
+                        found.add("neutralise-church")
+                    if role != CHURCH:
+                        found.add("neutralise-metal")
+    return frozenset(found)
+
+
+# For each (role, use): the keys of _open_uses of which one must be present.
+_NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
+    (PROTECTION, "heaven"): ("heaven-good", "heaven-evil"),
+    (CHURCH, "heaven"): ("heaven-good",),
+    (METAL, "nether"): ("nether-evil",),
+    (DUAL, "nether"): ("nether-good", "nether-evil"),
+    (ICON, "nether"): ("nether-good", "nether-evil"),
+    (METAL, "neutralise"): ("neutralise-church",),
+    (CHURCH, "neutralise"): ("neutralise-metal",),
+}
+
+
 def plays(s: State, player: int) -> list[Action]:
     """First step of a turn: every (card, use) with at least one legal target."""
     from .attacks import targets as attack_targets
@@ -71,23 +122,27 @@ def plays(s: State, player: int) -> list[Action]:
     kinds = s.table.kind
     seen: set[str] = set()
     out: list[Action] = []
+    open_uses: frozenset[str] | None = None
     for card in hand:
         kind = kinds[card]
         code = kind.code
         if code in seen:
             continue
         seen.add(code)
-        for use in USES[kind.role]:
-            if use == "good" and len(hand) < 2:
-                continue  # R-PLAY-4: no card left to give
-            if use in ("good", "evil"):
+        role = kind.role
+        for use in USES[role]:
+            if use == "good":
+                ok = len(hand) >= 2  # R-PLAY-4: a card left to give
+            elif use == "evil":
                 ok = True
             elif use == "attack":
-                ok = bool(attack_targets(s, kind.role))
+                ok = bool(attack_targets(s, role))
             else:
-                ok = bool(_places(s, kind, use, True))
+                if open_uses is None:
+                    open_uses = _open_uses(s)
+                ok = any(key in open_uses for key in _NEEDS[role, use])
             if ok:
-                out.append(Action("play", code, use))
+                out.append(_new_tuple(Action, ("play", code, use, -1, -1, -1, -1)))
     return out
 
 
@@ -111,7 +166,7 @@ def check_play(s: State, player: int, code: str, use: str) -> None:
         raise IllegalAction("R-PLAY-4", "a good populace needs another card in hand to give")
     if use == "attack" and not attack_targets(s, kind.role):
         raise IllegalAction("R-ATTACK-1", "no outermost populace can be attacked now")
-    if use in NO_TARGET_RULE and not _places(s, kind, use, True):
+    if use in NO_TARGET_RULE and not _open_uses(s) & set(_NEEDS[kind.role, use]):
         raise IllegalAction(NO_TARGET_RULE[use], f"{code!r} has no legal place as {use!r} now")
 
 
@@ -120,20 +175,20 @@ def targets(s: State, code: str, use: str) -> list[Action]:
     kind = s.table.kinds_by_code[code]
     if use in ("good", "evil"):
         side = GOOD if use == "good" else EVIL
-        return [Action("target", seat=q, side=side) for q in range(s.n)]
+        return [_target(q, side) for q in range(s.n)]
     if use == "attack":
         from .attacks import targets as attack_targets
 
-        return [Action("target", seat=q, side=sd) for q, sd in attack_targets(s, kind.role)]
-    return _places(s, kind, use, False)
+        return [_target(q, sd) for q, sd in attack_targets(s, kind.role)]
+    return _places(s, kind, use)
 
 
 def _music(s: State, card: int) -> bool:
     return s.table.kind[card].role in MUSIC_ROLES
 
 
-def _places(s: State, kind: CardKind, use: str, first_only: bool) -> list[Action]:
-    """Heaven, Netherworld and neutralise places; ``first_only`` stops at the first found."""
+def _places(s: State, kind: CardKind, use: str) -> list[Action]:
+    """Heaven, Netherworld and neutralise places (``_open_uses`` is the summary of this)."""
     out: list[Action] = []
     kinds = s.table.kind
     role = kind.role
@@ -141,28 +196,26 @@ def _places(s: State, kind: CardKind, use: str, first_only: bool) -> list[Action
         hg, eg, ng, he, ee, ne = rows
         if use == "heaven":
             if len(hg) < len(eg):  # R-PLAY-8, good side
-                out.append(Action("target", seat=q, side=GOOD, plane=HEAVEN))
+                out.append(_target(q, GOOD, HEAVEN))
             for i, c in enumerate(hg):  # R-PLAY-10: replace, never music
                 if kinds[c].role not in MUSIC_ROLES:
-                    out.append(Action("target", seat=q, side=GOOD, plane=HEAVEN, pos=i))
+                    out.append(_target(q, GOOD, HEAVEN, i))
             if role == PROTECTION and len(he) < len(ne):  # R-PLAY-8 evil side, R-PLAY-9
-                out.append(Action("target", seat=q, side=EVIL, plane=HEAVEN))
+                out.append(_target(q, EVIL, HEAVEN))
         elif use == "nether":
             if role != METAL and len(ng) < len(hg) and len(ng) < len(eg):  # R-PLAY-12, R-PLAY-13
-                out.append(Action("target", seat=q, side=GOOD, plane=NETHER))
+                out.append(_target(q, GOOD, NETHER))
             if len(ne) < len(ee):  # R-PLAY-12, evil side
-                out.append(Action("target", seat=q, side=EVIL, plane=NETHER))
+                out.append(_target(q, EVIL, NETHER))
             for i, c in enumerate(ne):  # R-PLAY-14: replace, never Heavy Metal
                 if kinds[c].role not in MUSIC_ROLES:
-                    out.append(Action("target", seat=q, side=EVIL, plane=NETHER, pos=i))
+                    out.append(_target(q, EVIL, NETHER, i))
         else:  # neutralise (R-PLAY-15)
             wanted = NEUTRALISES[role]
             for r in (0, 2, 3, 5):
                 for i, c in enumerate(rows[r]):
                     if kinds[c].role in wanted:
-                        out.append(Action("target", seat=q, side=r // 3, plane=r % 3, pos=i))
-        if first_only and out:
-            return out
+                        out.append(_target(q, r // 3, r % 3, i))
     return out
 
 
@@ -216,6 +269,7 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
 def execute(s: State, player: int, code: str, use: str, action: Action) -> list[Event]:
     card = s.take_from_hand(player, code)
     q, side, plane, pos = action.seat, action.side, action.plane, action.pos
+    args: dict[str, object]
     rows = s.rows[q]
     if use in ("good", "evil"):
         rows[side * 3 + EARTH].append(card)
@@ -233,10 +287,17 @@ def execute(s: State, player: int, code: str, use: str, action: Action) -> list[
         s.discard(old)
         s.discard(card)
         args = {"actor": player, "card": code, "seat": q, "side": side, "plane": plane}
-        events = [Event("neutralise", {**args, "old": s.code(old)})]
+        args["old"] = s.code(old)
+        events = [Event("neutralise", args)]
         return events + s.end_turn(player)
     row = rows[side * 3 + plane]
-    args = {"actor": player, "card": code, "seat": q, "side": side, "plane": plane}
+    args = {
+        "actor": player,
+        "card": code,
+        "seat": q,
+        "side": side,
+        "plane": plane,
+    }
     if pos >= 0:  # R-PLAY-10 / R-PLAY-14
         old = row[pos]
         row[pos] = card
@@ -255,7 +316,7 @@ def _deed(s: State, player: int, side: int) -> list[Event]:
     if any(s.hands[q] for q in range(s.n) if q != player):  # R-PLAY-5
         s.pending = ChooseVictim(player)
         return []
-    return [Event("no-steal", {"actor": player})] + s.end_turn(player)  # D-PLAY-1
+    return [Event("no-steal", {"actor": player}), *s.end_turn(player)]  # D-PLAY-1
 
 
 def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
@@ -303,11 +364,11 @@ def seal_targets(s: State) -> list[Action]:
     for q, rows in enumerate(s.rows):
         hg, eg, _ng, _he, ee, ne = rows
         if len(hg) < len(eg):
-            out.append(Action("target", seat=q, side=GOOD, plane=HEAVEN))
+            out.append(_target(q, GOOD, HEAVEN))
         if len(ne) < len(ee):
-            out.append(Action("target", seat=q, side=EVIL, plane=NETHER))
+            out.append(_target(q, EVIL, NETHER))
         for r in (0, 2, 3, 5):
             for i, c in enumerate(rows[r]):
                 if kinds[c].role in MUSIC_ROLES:
-                    out.append(Action("target", seat=q, side=r // 3, plane=r % 3, pos=i))
+                    out.append(_target(q, r // 3, r % 3, i))
     return out

@@ -65,5 +65,6 @@ def new_game(config: Config, seed: int) -> State:
     s.table_cards = []
     s.knowledge = [{} for _ in range(n)]
     s.round = 1
+    s.legal_cache = None
     s.pending = Turn(s.startup)
     return s

@@ -51,6 +51,7 @@ class State:
         "horse_supply",
         "horseman",
         "knowledge",
+        "legal_cache",
         "n",
         "passed",
         "pending",
@@ -86,6 +87,7 @@ class State:
     table_cards: list[int]  # an attack card waiting for the defence window (R-ATTACK-4)
     knowledge: list[dict[int, int]]  # per seat: card → seat whose hand it is known to be in
     round: int
+    legal_cache: list[Action] | None  # the last legal_actions(), valid until the next apply
 
     # --- protocol ------------------------------------------------------------------------------
 
@@ -105,11 +107,20 @@ class State:
         return result(self) if self.is_over else None
 
     def legal_actions(self) -> list[Action]:
-        return _LEGAL[type(self.pending)](self, self.pending)
+        legal: list[Action] = _LEGAL[type(self.pending)](self, self.pending)
+        self.legal_cache = legal
+        return legal
 
     def apply(self, action: Action) -> list[Event]:
-        """Carry out ``action`` for ``to_act``; raises :class:`IllegalAction` (state untouched)."""
-        return _APPLY[type(self.pending)](self, self.pending, action)
+        """Carry out ``action`` for ``to_act``; raises :class:`IllegalAction` (state untouched).
+
+        An action from the last ``legal_actions()`` skips re-validation; any other action is
+        checked rule by rule, so that a refusal names the rule it breaks."""
+        legal = self.legal_cache
+        self.legal_cache = None
+        checked = legal is not None and action in legal
+        events: list[Event] = _APPLY[type(self.pending)](self, self.pending, action, checked)
+        return events
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -134,6 +145,7 @@ class State:
         s.table_cards = self.table_cards[:]
         s.knowledge = [k.copy() for k in self.knowledge]
         s.round = self.round
+        s.legal_cache = None
         return s
 
     def observation(self, player: int | None) -> Observation:
@@ -205,13 +217,14 @@ def _legal_turn(s: State, p: Turn) -> list[Action]:
     return [PASS, *placement.plays(s, p.player)]
 
 
-def _apply_turn(s: State, p: Turn, action: Action) -> list[Event]:
+def _apply_turn(s: State, p: Turn, action: Action, checked: bool) -> list[Event]:
     player = p.player
     if action.verb == "pass":
         return _pass(s, player)
     if action.verb != "play":
         raise IllegalAction("R-TURN-1", f"on a turn you play a card or pass, not {action.verb!r}")
-    placement.check_play(s, player, action.code, action.use)
+    if not checked:
+        placement.check_play(s, player, action.code, action.use)
     s.pending = ChooseTarget(player, action.code, action.use)
     return []
 
@@ -232,12 +245,13 @@ def _legal_target(s: State, p: ChooseTarget) -> list[Action]:
     return placement.targets(s, p.code, p.use)
 
 
-def _apply_target(s: State, p: ChooseTarget, action: Action) -> list[Event]:
+def _apply_target(s: State, p: ChooseTarget, action: Action, checked: bool) -> list[Event]:
     if action.verb != "target":
         raise IllegalAction("R-TURN-1", f"choose where {p.code} goes: 'target p<seat>.<side>…'")
-    _seat_ok(s, action)
-    if action not in placement.targets(s, p.code, p.use):
-        placement.explain(s, p.code, p.use, action)
+    if not checked:
+        _seat_ok(s, action)
+        if action not in placement.targets(s, p.code, p.use):
+            placement.explain(s, p.code, p.use, action)
     if p.use == "attack":
         return attacks.declare(s, p.player, p.code, action.seat, action.side)
     return placement.execute(s, p.player, p.code, p.use, action)
@@ -248,7 +262,7 @@ def _legal_gift(s: State, p: ChooseGift) -> list[Action]:
     return [Action("give", code) for code in codes]
 
 
-def _apply_gift(s: State, p: ChooseGift, action: Action) -> list[Event]:
+def _apply_gift(s: State, p: ChooseGift, action: Action, checked: bool) -> list[Event]:
     if action.verb != "give":
         raise IllegalAction("R-PLAY-4", "a good deed: choose a card to give ('give <card>')")
     if not s.holds(p.player, action.code):
@@ -261,7 +275,7 @@ def _legal_recipient(s: State, p: ChooseRecipient) -> list[Action]:
     return [Action("to", seat=q) for q in range(s.n) if q != p.player]
 
 
-def _apply_recipient(s: State, p: ChooseRecipient, action: Action) -> list[Event]:
+def _apply_recipient(s: State, p: ChooseRecipient, action: Action, checked: bool) -> list[Event]:
     if action.verb != "to":
         raise IllegalAction("R-PLAY-4", "a good deed: choose the player to give to ('to p<seat>')")
     _seat_ok(s, action)
@@ -274,7 +288,7 @@ def _legal_victim(s: State, p: ChooseVictim) -> list[Action]:
     return [Action("steal", seat=q) for q in range(s.n) if q != p.player and s.hands[q]]
 
 
-def _apply_victim(s: State, p: ChooseVictim, action: Action) -> list[Event]:
+def _apply_victim(s: State, p: ChooseVictim, action: Action, checked: bool) -> list[Event]:
     if action.verb != "steal":
         raise IllegalAction("R-PLAY-5", "an evil deed: choose whom to steal from ('steal p<seat>')")
     _seat_ok(s, action)
@@ -287,15 +301,17 @@ def _legal_defence(s: State, p: Defence) -> list[Action]:
     return attacks.defences(s, p)
 
 
-def _apply_defence(s: State, p: Defence, action: Action) -> list[Event]:
-    return attacks.answer(s, p, action)
+def _apply_defence(s: State, p: Defence, action: Action, checked: bool) -> list[Event]:
+    return attacks.answer(s, p, action)  # its checks are a few comparisons
 
 
 def _legal_destination(s: State, p: ChooseDestination) -> list[Action]:
     return [Action("to", seat=q) for q in range(s.n)]
 
 
-def _apply_destination(s: State, p: ChooseDestination, action: Action) -> list[Event]:
+def _apply_destination(
+    s: State, p: ChooseDestination, action: Action, checked: bool
+) -> list[Event]:
     if action.verb != "to":
         raise IllegalAction("R-ATTACK-3", "choose the display the populace moves to ('to p<seat>')")
     _seat_ok(s, action)
@@ -306,12 +322,12 @@ def _legal_seal(s: State, p: PlaceSeal) -> list[Action]:
     return placement.seal_targets(s)
 
 
-def _apply_seal(s: State, p: PlaceSeal, action: Action) -> list[Event]:
+def _apply_seal(s: State, p: PlaceSeal, action: Action, checked: bool) -> list[Event]:
     from . import horsemen
 
     if action.verb != "target":
         raise IllegalAction("R-REWARD-3", "place the seal now: 'target p<seat>.<side>.<plane>…'")
-    if action not in placement.seal_targets(s):
+    if not checked and action not in placement.seal_targets(s):
         raise IllegalAction(
             "R-REWARD-3",
             "a seal goes as Church Music over a good populace, as Heavy Metal under an evil one,"
@@ -324,7 +340,7 @@ def _legal_over(s: State, p: GameOver) -> list[Action]:
     return []
 
 
-def _apply_over(s: State, p: GameOver, action: Action) -> list[Event]:
+def _apply_over(s: State, p: GameOver, action: Action, checked: bool) -> list[Event]:
     raise IllegalAction("R-END-1", "the game is over")
 
 

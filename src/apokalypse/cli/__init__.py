@@ -1,0 +1,1 @@
+"""The ``apokalypse`` command line."""

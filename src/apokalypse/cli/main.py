@@ -1,0 +1,134 @@
+"""``apokalypse``: play, simulate, replay and benchmark from the terminal.
+
+Every command reports bad input as one line ``error: …`` on stderr and exits with status 2;
+nothing is half-written (saves and records are written atomically).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+
+from apokalypse.engine.errors import EngineError
+
+app = typer.Typer(
+    name="apokalypse",
+    help="Apokalypse (Henning Poehl): play against computer players, simulate, replay, benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+T = TypeVar("T")
+
+
+def fail(message: str) -> typer.Exit:
+    print(f"error: {message}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+def guarded(run: Callable[[], T]) -> T:
+    """Turn the engine's typed errors and unreadable files into one-line errors."""
+    try:
+        return run()
+    except EngineError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{exc.filename or ''}: {exc.strerror}".lstrip(": ")) from None
+
+
+Variants = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-V", help="Variant switch, repeatable: ethos-balanced, "
+                 "ethos-orphans, good-team, edition-2008."),
+]
+Seed = Annotated[int | None, typer.Option(help="Seed for the game's chance (default: random).")]
+Lang = Annotated[str, typer.Option("--lang", help="Language of the game text: en or de.")]
+DeckFile = Annotated[
+    Path | None, typer.Option("--deck", help="A deck file (TOML) to play with instead of the"
+                              " default deck.")
+]
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2–6.")] = 4,
+    humans: Annotated[
+        str, typer.Option(help="Seats played by people, e.g. '1' or '1,3' (hot-seat).")
+    ] = "1",
+    bots: Annotated[str, typer.Option(help="Computer player for the other seats.")] = "heuristic",
+    lang: Lang = "en",
+    seed: Seed = None,
+    deck: DeckFile = None,
+    variant: Variants = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Save file, written after every action.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Resume the game saved in this file.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal against computer players."""
+    from .play import run_play
+
+    guarded(lambda: run_play(players, humans, bots, lang, seed, deck, variant or [], save, resume))
+
+
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 100,
+    players: Annotated[str, typer.Option(help="Player count or range, e.g. 4 or 2-6.")] = "4",
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 0,
+    bots: Annotated[
+        str, typer.Option(help="Computer players, comma-separated, assigned to seats in turn.")
+    ] = "random",
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    records: Annotated[
+        Path | None, typer.Option(help="Write each game's record into this folder.")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    variant: Variants = None,
+) -> None:
+    """Play games between computer players and summarise them."""
+    from .simulate import run_simulate
+
+    guarded(lambda: run_simulate(games, players, seed, bots, jobs, records, json_out,
+                                 variant or []))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record or save file (JSON).")],
+    verify: Annotated[
+        bool, typer.Option(help="Exit non-zero if the replay differs from the record.")
+    ] = False,
+    seat: Annotated[
+        int | None, typer.Option(help="Show the game as this seat saw it (default: spectator).")
+    ] = None,
+    lang: Lang = "en",
+) -> None:
+    """Replay a recorded game, or verify that it replays exactly."""
+    from .replay import run_replay
+
+    guarded(lambda: run_replay(file, verify, seat, lang))
+
+
+@app.command()
+def bench(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    seconds: Annotated[
+        float, typer.Option(help="Measuring time per player count.")
+    ] = 3.0,
+) -> None:
+    """Random-play decisions per second and clone cost at 2, 4 and 6 players."""
+    from .bench import run_bench
+
+    guarded(lambda: run_bench(json_out, seconds))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()
