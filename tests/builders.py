@@ -100,3 +100,36 @@ def all_cards(s: State) -> list[int]:
     for r in s.rewards:
         out += r
     return out
+
+
+def stack(s: State, deck: str, *codes: str) -> None:
+    """Put cards on top of the ``"B"`` or ``"K"`` draw deck, ``codes[0]`` drawn first.
+
+    ``"horseman<N>"`` moves that deck's own horseman N from wherever it lies in the deck."""
+    pile = s.decks[0 if deck == "B" else 1]
+    kinds_ = s.table.kind
+    cards: list[int] = []
+    for code in codes:
+        if code.startswith("horseman"):
+            number = int(code[len("horseman") :])
+            card = next(
+                c for c in pile if kinds_[c].role == HORSEMAN and kinds_[c].horseman == number
+            )
+            pile.remove(card)
+        else:
+            card = _take(s, code)
+        cards.append(card)
+    pile.extend(reversed(cards))
+
+
+def reward(s: State, seat: int, *numbers: int) -> None:
+    """Give ``seat`` horseman reward cards (R-REWARD-1) from the horseman supply."""
+    for number in numbers:
+        card = next(c for c in s.horse_supply if s.table.kind[c].horseman == number)
+        s.horse_supply.remove(card)
+        s.rewards[seat].append(card)
+
+
+def deal_order(events: list[Event], back: str) -> list[int]:
+    """The seats dealt a ``back`` card, one entry per card, in dealing order (R-DEAL-2)."""
+    return [e.args["target"] for e in events if e.kind == "deal" and e.args["back"] == back]

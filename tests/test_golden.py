@@ -3,8 +3,8 @@
 The files under ``tests/golden/`` are committed; a diff in them shows a change in what a player
 sees. Each step prints the action, then the public view (the spectator's events and the
 observation fields that changed), then for every seat what it sees differently from the public:
-events with their private part, and changed observation fields that are not public. Regenerate deliberately with
-``UPDATE_GOLDEN=1 make test``.
+events with their private part, and changed observation fields that are not public.
+Regenerate deliberately with ``UPDATE_GOLDEN=1 make test``.
 """
 
 from __future__ import annotations
