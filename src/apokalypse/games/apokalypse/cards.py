@@ -217,12 +217,17 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
     table: list[CardKind] = []
     b_cards: list[int] = []
     k_cards: list[int] = []
+    # R-SETUP-1 removes two Heavy Metal and two Church Music in all, however many entries the
+    # deck file splits them into.
+    music_to_remove = {METAL: FEW_PLAYERS_MUSIC_REMOVED, CHURCH: FEW_PLAYERS_MUSIC_REMOVED}
     for kind in kinds:
         copies = kind.count
         if few_players:
             copies -= kind.asterisk
-            if kind.role in (METAL, CHURCH):
-                copies = max(0, copies - FEW_PLAYERS_MUSIC_REMOVED)
+            if kind.role in music_to_remove:
+                removed = min(copies, music_to_remove[kind.role])
+                music_to_remove[kind.role] -= removed
+                copies -= removed
         for _ in range(copies):
             (b_cards if kind.back == "B" else k_cards).append(len(table))
             table.append(kind)
