@@ -133,3 +133,13 @@ def reward(s: State, seat: int, *numbers: int) -> None:
 def deal_order(events: list[Event], back: str) -> list[int]:
     """The seats dealt a ``back`` card, one entry per card, in dealing order (R-DEAL-2)."""
     return [e.args["target"] for e in events if e.kind == "deal" and e.args["back"] == back]
+
+
+def decline_all(s: State) -> list[Event]:
+    """Let a defence window pass: every asked player declines (R-ATTACK-4)."""
+    from apokalypse.games.apokalypse.pending import Defence
+
+    events: list[Event] = []
+    while isinstance(s.pending, Defence):
+        events += act(s, "decline")
+    return events

@@ -13,7 +13,7 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import State, parse_action
 from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, ChooseVictim, Turn
-from tests.builders import act, blank, codes, hand, kinds, populaces, put, row
+from tests.builders import act, blank, codes, decline_all, hand, kinds, populaces, put, row
 
 
 def snapshot(s: State) -> tuple[Any, ...]:
@@ -89,6 +89,7 @@ def test_r_play_2_cards_belong_to_the_populace_at_their_position() -> None:
     put(s, 1, "good", "heaven", "h/mp")  # belongs to populace 0
     hand(s, 0, "violence")
     act(s, "play violence attack", "target p2.good")
+    decline_all(s)
     assert row(s, 1, "good", "earth") == ["pop"]
     assert row(s, 1, "good", "heaven") == ["h/mp"]  # the outermost populace had no Heaven card
 
@@ -231,6 +232,7 @@ def test_r_play_6_immune_to_ethos_change_but_not_to_violence() -> None:
     assert targets(s) == {"target p3.good"}
     refused(s, "R-PLAY-6", "target p2.good", "target p2.evil")
     act(violence, "play violence attack", "target p2.good")
+    decline_all(violence)
     assert row(violence, 1, "good", "earth") == []
 
 

@@ -10,7 +10,7 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.games.apokalypse import State, parse_action
 from apokalypse.games.apokalypse.dealing import serving_slots
 from apokalypse.games.apokalypse.pending import Turn
-from tests.builders import act, blank, hand, kinds, populaces, put, row
+from tests.builders import act, blank, decline_all, hand, kinds, populaces, put, row
 
 
 def snapshot(s: State) -> tuple[Any, ...]:
@@ -221,6 +221,7 @@ def test_r_play_17_only_music_at_the_outermost_position_counts() -> None:
     put(s, 1, "good", "heaven", "church")
     hand(s, 0, "violence")
     act(s, "play violence attack", "target p2.good")
+    decline_all(s)
     assert row(s, 1, "good", "earth") == ["pop"] and row(s, 1, "good", "heaven") == ["church"]
     populaces(s, 2, evil=1)
     hand(s, 1, "violence")

@@ -118,7 +118,7 @@ def test_r_turn_2_a_passed_player_may_still_defend() -> None:
     hand(s, 0, "ethos")
     hand(s, 1, "violence")
     act(s, "pass")
-    act(s, "play violence attack", "target p3.good")
+    act(s, "play violence attack", "target p3.good", "decline", "decline")
     assert type(s.pending) is Defence and s.to_act == 0  # p1 has passed, and is asked
     events = act(s, "defend ethos")
     assert "defend" in kinds(events)
@@ -133,7 +133,7 @@ def test_r_turn_2_passed_player_is_skipped_after_a_defence() -> None:
     hand(s, 0, "church")
     hand(s, 1, "ethos")
     act(s, "pass")  # p1
-    act(s, "play ethos attack", "target p1.good")
+    act(s, "play ethos attack", "target p1.good", "decline")
     assert type(s.pending) is Defence and s.to_act == 0
     act(s, "defend church")
     assert on_turn(s, 2)

@@ -75,21 +75,12 @@ def declare(s: State, attacker: int, code: str, seat: int, side: int) -> list[Ev
     card = s.take_from_hand(attacker, code)
     s.table_cards.append(card)
     events = [Event("attack", {"actor": attacker, "card": code, "seat": seat, "side": side})]
-    role = s.table.kind[card].role
-    # R-ATTACK-4 / D-ATTACK-1: the others in clockwise order. Players who hold no defence card
-    # are skipped; no event tells skipped from declined.
-    order = [(attacker + i) % s.n for i in range(1, s.n)]
-    able = tuple(q for q in order if _can_defend(s, q, role))
-    if able:
-        s.pending = Defence(able[0], attacker, card, seat, side, able[1:])
-        return events
-    return events + _resolve(s, attacker, card, seat, side)
-
-
-def _can_defend(s: State, seat: int, attack_role: str) -> bool:
-    wanted = DEFENDS[attack_role]
-    kinds = s.table.kind
-    return any(kinds[c].role in wanted for c in s.hands[seat])
+    # R-ATTACK-4 / D-ATTACK-1: every other player is asked, clockwise from the attacker, even
+    # one holding no defence card (who can only decline). Skipping them would leak hands: a
+    # window that opens only when somebody can defend tells everyone that somebody can.
+    order = tuple((attacker + i) % s.n for i in range(1, s.n))
+    s.pending = Defence(order[0], attacker, card, seat, side, order[1:])
+    return events
 
 
 def defences(s: State, p: Defence) -> list[Action]:

@@ -63,8 +63,10 @@ def result(s: State) -> Result:
         return Result(winners, total, case, good_pop, evil_pop, s.ethos)
 
     if not good or not evil:  # R-END-6: everybody shares one ethos
-        shared_good = bool(good)
-        if s.config.has("V-EDITION-2008") or shared_good == good_wins_majority:
+        # The 2009 text: only if their ethos's populaces are "am meisten auf dem Tisch
+        # vertreten" (the most on the table): a tie is nobody's majority, and all lose.
+        ours, theirs = (good_pop, evil_pop) if good else (evil_pop, good_pop)
+        if s.config.has("V-EDITION-2008") or ours > theirs:
             return done(_top(list(range(s.n)), total), "shared-ethos")
         return done((), "nobody")
     if good_wins_majority:  # R-END-4
