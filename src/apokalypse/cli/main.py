@@ -43,14 +43,17 @@ def guarded(run: Callable[[], T]) -> T:
 
 Variants = Annotated[
     list[str] | None,
-    typer.Option("--variant", "-V", help="Variant switch, repeatable: ethos-balanced, "
-                 "ethos-orphans, good-team, edition-2008."),
+    typer.Option(
+        "--variant",
+        "-V",
+        help="Variant switch, repeatable: ethos-balanced, ethos-orphans, good-team, edition-2008.",
+    ),
 ]
 Seed = Annotated[int | None, typer.Option(help="Seed for the game's chance (default: random).")]
 Lang = Annotated[str, typer.Option("--lang", help="Language of the game text: en or de.")]
 DeckFile = Annotated[
-    Path | None, typer.Option("--deck", help="A deck file (TOML) to play with instead of the"
-                              " default deck.")
+    Path | None,
+    typer.Option("--deck", help="A deck file (TOML) to play with instead of the default deck."),
 ]
 
 
@@ -58,19 +61,24 @@ DeckFile = Annotated[
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2–6.")] = 4,
     humans: Annotated[
-        str, typer.Option(help="Seats played by people, e.g. '1' or '1,3' (hot-seat).")
-    ] = "1",
-    bots: Annotated[str, typer.Option(help="Computer player for the other seats.")] = "heuristic",
-    lang: Lang = "en",
+        str | None,
+        typer.Option(help="Seats played by people, e.g. '1' or '1,3' (hot-seat) [default: 1]."),
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(help="Computer player for the other seats [default: heuristic]."),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="Language of the game text: en or de [default: en]."),
+    ] = None,
     seed: Seed = None,
     deck: DeckFile = None,
     variant: Variants = None,
     save: Annotated[
         Path | None, typer.Option(help="Save file, written after every action.")
     ] = None,
-    resume: Annotated[
-        Path | None, typer.Option(help="Resume the game saved in this file.")
-    ] = None,
+    resume: Annotated[Path | None, typer.Option(help="Resume the game saved in this file.")] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from .play import run_play
@@ -96,8 +104,9 @@ def simulate(
     """Play games between computer players and summarise them."""
     from .simulate import run_simulate
 
-    guarded(lambda: run_simulate(games, players, seed, bots, jobs, records, json_out,
-                                 variant or []))
+    guarded(
+        lambda: run_simulate(games, players, seed, bots, jobs, records, json_out, variant or [])
+    )
 
 
 @app.command()
@@ -120,9 +129,7 @@ def replay(
 @app.command()
 def bench(
     json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    seconds: Annotated[
-        float, typer.Option(help="Measuring time per player count.")
-    ] = 3.0,
+    seconds: Annotated[float, typer.Option(help="Measuring time per player count.")] = 3.0,
 ) -> None:
     """Random-play decisions per second and clone cost at 2, 4 and 6 players."""
     from .bench import run_bench

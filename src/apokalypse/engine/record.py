@@ -43,6 +43,7 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     events_sha256: str | None = None
     result: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)  # who played, language…; replay ignores it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +55,7 @@ class GameRecord:
             "actions": self.actions,
             "events_sha256": self.events_sha256,
             "result": self.result,
+            "meta": self.meta,
         }
 
     @classmethod
@@ -68,6 +70,9 @@ class GameRecord:
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("record field 'actions' must be a list of action texts")
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise RecordError("record field 'meta' must be an object")
         return cls(
             data["game"],
             data["version"],
@@ -76,6 +81,7 @@ class GameRecord:
             list(actions),
             data.get("events_sha256"),
             data.get("result"),
+            meta,
         )
 
     def save(self, path: str | Path) -> None:

@@ -11,7 +11,12 @@ player step by step::
     steal p3                evil deed (R-PLAY-5): whose hand to draw from
     defend violence         out-of-turn defence (R-ATTACK-4) …
     decline                 …or let the attack through
+    back                    undo an unfinished choice (the card or the gift picked in step one)
     pass
+
+``back`` is accepted wherever a second step is pending but never listed among the legal actions:
+it is a person's way out of a mistaken first step, and a player that enumerates moves (a search)
+must not go round in circles.
 
 >>> a = parse_action("target p2.good.heaven.1")
 >>> (a.seat, a.side, a.plane, a.pos), str(a)
@@ -27,10 +32,10 @@ from apokalypse.engine.errors import NotationError
 from .cards import PLANE_NAMES, SIDE_NAMES
 
 USES = ("good", "evil", "heaven", "nether", "attack", "neutralise")
-_NO_ARG = frozenset({"pass", "decline"})
+_NO_ARG = frozenset({"pass", "decline", "back"})
 _CODE_ARG = frozenset({"give", "defend"})
 _SEAT_ARG = frozenset({"to", "steal"})
-VERBS = ("pass", "play", "target", "give", "to", "steal", "defend", "decline")
+VERBS = ("pass", "play", "target", "give", "to", "steal", "defend", "decline", "back")
 
 
 class Action(NamedTuple):
@@ -66,6 +71,7 @@ def format_place(seat: int, side: int, plane: int = -1, pos: int = -1) -> str:
 
 PASS = Action("pass")
 DECLINE = Action("decline")
+BACK = Action("back")
 
 
 def _seat(text: str, whole: str) -> int:

@@ -13,7 +13,7 @@ from apokalypse.engine.rng import Rng
 
 from .cards import EARTH, EVIL, GOOD, HORSEMAN, PLANE_NAMES, SIDE_NAMES
 from .dealing import above_next
-from .pending import ChooseRecipient, ChooseTarget, Defence, GameOver
+from .pending import ChooseDestination, ChooseRecipient, ChooseTarget, Defence, GameOver
 
 if TYPE_CHECKING:
     from .state import State
@@ -39,6 +39,18 @@ def _display(s: State, seat: int) -> dict[str, Any]:
                 view[name] = [s.code(c) for c in row]
         out[SIDE_NAMES[side]] = view
     return out
+
+
+def _attack(s: State) -> dict[str, Any] | None:
+    """The attack on the table (public: it was declared openly, R-ATTACK-1)."""
+    p = s.pending
+    if isinstance(p, Defence):
+        attacker, card, seat, side = p.attacker, p.card, p.seat, p.side
+    elif isinstance(p, ChooseDestination):
+        attacker, card, seat, side = p.player, s.table_cards[-1], p.seat, p.side
+    else:
+        return None
+    return {"attacker": attacker, "card": s.code(card), "seat": seat, "side": SIDE_NAMES[side]}
 
 
 def observation(s: State, player: int | None) -> Observation:
@@ -71,7 +83,7 @@ def observation(s: State, player: int | None) -> Observation:
         "displays": [_display(s, q) for q in range(s.n)],
         "scores": [list(row) for row in s.scores],
         "horseman_cards": [sorted(kinds[c].horseman for c in cards) for cards in s.rewards],
-        "attack": [s.code(c) for c in s.table_cards],
+        "attack": _attack(s),
     }
     if player is not None:
         obs["hand"] = sorted(s.code(c) for c in s.hands[player])

@@ -246,6 +246,9 @@ def _legal_target(s: State, p: ChooseTarget) -> list[Action]:
 
 
 def _apply_target(s: State, p: ChooseTarget, action: Action, checked: bool) -> list[Event]:
+    if action.verb == "back":
+        s.pending = Turn(p.player)
+        return []
     if action.verb != "target":
         raise IllegalAction("R-TURN-1", f"choose where {p.code} goes: 'target p<seat>.<side>…'")
     if not checked:
@@ -276,6 +279,9 @@ def _legal_recipient(s: State, p: ChooseRecipient) -> list[Action]:
 
 
 def _apply_recipient(s: State, p: ChooseRecipient, action: Action, checked: bool) -> list[Event]:
+    if action.verb == "back":  # choose another card to give; the good deed itself stands
+        s.pending = ChooseGift(p.player)
+        return []
     if action.verb != "to":
         raise IllegalAction("R-PLAY-4", "a good deed: choose the player to give to ('to p<seat>')")
     _seat_ok(s, action)

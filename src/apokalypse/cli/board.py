@@ -1,0 +1,184 @@
+"""Drawing the table for one viewer with Rich, from an observation only (never from a State).
+
+A display is drawn as the cards lie on the table: three rows (Heaven, Earth, Netherworld) with the
+setup cards in the middle column, the good side to their left and the evil side to their right,
+positions counted outward from the setup cards (the numbers the action notation uses).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from apokalypse.games.apokalypse.cards import HORSEMAN_VP, PLANE_NAMES, SIDE_NAMES, CardKind
+from apokalypse.i18n import text
+from apokalypse.i18n.render import card_name, card_short, describe_card, horseman_title, side_name
+
+SIDE_STYLE = {"good": "green", "evil": "red"}
+
+
+def display_table(obs: Mapping[str, Any], seat: int, lang: str, names: Sequence[str]) -> Table:
+    """One player's display: good positions …2 1 0 | setup | 0 1 2… evil positions."""
+    display = obs["displays"][seat]
+    width = {side: max(len(display[side][p]) for p in PLANE_NAMES) for side in SIDE_NAMES}
+    mark = " ◀" if obs.get("to_act") == seat else ""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1))
+    for pos in reversed(range(width["good"])):
+        table.add_column(str(pos), justify="center", style=SIDE_STYLE["good"])
+    table.add_column(f"{names[seat]}{mark}", justify="center", style="bold")
+    for pos in range(width["evil"]):
+        table.add_column(str(pos), justify="center", style=SIDE_STYLE["evil"])
+    for plane in PLANE_NAMES:
+        cells: list[str] = []
+        good_row = display["good"][plane]
+        for pos in reversed(range(width["good"])):
+            cells.append(card_short(good_row[pos], lang, "good") if pos < len(good_row) else "")
+        cells.append(text(f"setup.{plane}", lang))
+        evil_row = display["evil"][plane]
+        for pos in range(width["evil"]):
+            cells.append(card_short(evil_row[pos], lang, "evil") if pos < len(evil_row) else "")
+        table.add_row(*cells)
+    return table
+
+
+def displays(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    tables = [display_table(obs, q, lang, names) for q in range(obs["players"])]
+    return Columns(tables, padding=(0, 4))
+
+
+def _marks(obs: Mapping[str, Any], seat: int, lang: str) -> str:
+    marks = []
+    if obs.get("startup") == seat:
+        marks.append(text("ui.mark.startup", lang))
+    if obs["passed"][seat]:
+        marks.append(text("ui.mark.passed", lang))
+    if obs.get("to_act") == seat:
+        marks.append(text("ui.mark.to_act", lang))
+    return ", ".join(marks)
+
+
+def status_table(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> Table:
+    """Public counts per player (R-INFO-1): hand backs, reckoning scores, horseman cards."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for key in ("player", "hand", "scores", "horsemen", "total", "state"):
+        table.add_column(
+            text(f"ui.col.{key}", lang), justify="left" if key == "player" else "right"
+        )
+    for q in range(obs["players"]):
+        b, k = obs["hand_counts"][q]
+        scores = [row[q] for row in obs["scores"]]
+        horsemen = obs["horseman_cards"][q]
+        total = sum(scores) + sum(HORSEMAN_VP[h] for h in horsemen)
+        table.add_row(
+            names[q],
+            f"{b} B · {k} K",
+            " ".join(f"{s:+d}" for s in scores) or "–",
+            " ".join(str(h) for h in horsemen) or "–",
+            str(total),
+            _marks(obs, q, lang),
+        )
+    return table
+
+
+def info_lines(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> list[str]:
+    b_deck, k_deck = obs["decks"]
+    lines = [
+        text(
+            "ui.info",
+            lang,
+            round=obs["round"],
+            horseman=horseman_title(obs["horseman"], lang),
+            startup=names[obs["startup"]],
+        ),
+        text(
+            "ui.decks",
+            lang,
+            b_size=b_deck["size"],
+            b_above=b_deck["above_horseman"],
+            k_size=k_deck["size"],
+            k_above=k_deck["above_horseman"],
+            b_discard=len(obs["discards"][0]),
+            k_discard=len(obs["discards"][1]),
+            seals=obs["seal_supply"],
+        ),
+    ]
+    if obs.get("attack"):
+        lines.append(text("ui.attack_pending", lang, cards=card_name(obs["attack"]["card"], lang)))
+    return lines
+
+
+def hand_panel(
+    obs: Mapping[str, Any], lang: str, names: Sequence[str], kinds: Mapping[str, CardKind]
+) -> RenderableType:
+    """The viewer's hand with what each card does, their ethos and what they know of others."""
+    seat = obs["seat"]
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    table.add_column(justify="right")
+    table.add_column(style="bold")
+    table.add_column(style="dim")
+    table.add_column()
+    for code, n in sorted(Counter(obs["hand"]).items()):
+        kind = kinds.get(code)
+        about = describe_card(kind, lang) if kind is not None else ""
+        table.add_row(f"{n}×", Text(card_name(code, lang)), Text(f"[{code}]"), Text(about))
+    if not obs["hand"]:
+        table.add_row("", Text(text("ui.hand_empty", lang)), "", "")
+    ethos = obs["ethos"]
+    lines: list[RenderableType] = [
+        Text(text("ui.ethos", lang, ethos=side_name(ethos, lang)), style=SIDE_STYLE[ethos]),
+        table,
+    ]
+    for holder, codes in obs.get("known", {}).items():
+        cards = ", ".join(card_name(c, lang) for c in codes)
+        who = names[int(holder[1:]) - 1] if holder[1:].isdigit() else holder
+        lines.append(Text(text("ui.known", lang, seat=who, cards=cards), style="dim"))
+    title = text("ui.hand_title", lang, name=names[seat])
+    return Panel(Group(*lines), title=title, title_align="left", box=box.ROUNDED)
+
+
+def board(
+    obs: Mapping[str, Any],
+    lang: str,
+    names: Sequence[str],
+    kinds: Mapping[str, CardKind],
+    recent: Sequence[str] = (),
+) -> RenderableType:
+    """Everything the viewer may see, top to bottom: counts, displays, recent events, hand."""
+    parts: list[RenderableType] = [Text(line) for line in info_lines(obs, lang, names)]
+    parts += [status_table(obs, lang, names), displays(obs, lang, names)]
+    if recent:
+        log = Text("\n".join(recent))
+        parts.append(Panel(log, title=text("ui.recent", lang), title_align="left", box=box.ROUNDED))
+    if obs.get("seat") is not None:
+        parts.append(hand_panel(obs, lang, names, kinds))
+    return Group(*parts)
+
+
+def result_view(result: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    """The end (R-END): ethos revealed, totals, the case that decided, the winners."""
+    winners = [names[q] for q in result["winners"]]
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for key in ("player", "ethos", "total", "winner"):
+        table.add_column(text(f"ui.col.{key}", lang))
+    for q, total in enumerate(result["totals"]):
+        ethos = result["ethos"][q]
+        win = text("ui.yes", lang) if q in result["winners"] else ""
+        table.add_row(
+            names[q], Text(side_name(ethos, lang), style=SIDE_STYLE[ethos]), str(total), win
+        )
+    summary = text(
+        f"result.{result['case']}",
+        lang,
+        winners=", ".join(winners) or text("ui.nobody", lang),
+        good=result["good_populaces"],
+        evil=result["evil_populaces"],
+    )
+    return Panel(Group(table, Text(summary)), title=text("ui.game_over", lang), box=box.DOUBLE)

@@ -1,0 +1,159 @@
+"""``apokalypse play``: the terminal game against computer players, hot-seat for several people.
+
+This module sets a game up (new, or resumed from its save file) and hands it to
+:class:`~.session.Session`, which runs the loop. Input is read with ``input()``, so a game can be
+driven by piping lines into it; EOF leaves the game with everything saved.
+"""
+
+from __future__ import annotations
+
+import importlib
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.events import Event
+from apokalypse.engine.record import GameRecord, replay
+from apokalypse.games.apokalypse import GAME, Config, State
+from apokalypse.games.apokalypse.cards import DEFAULT_DECK, parse_deck
+from apokalypse.i18n import check_lang, text
+from apokalypse.i18n.render import render_events
+
+from .session import Bot, Session
+
+RECENT_LINES = 8  # how much of a resumed game's log to repeat
+
+
+def parse_humans(spec: str, players: int) -> frozenset[int]:
+    """``"1"``, ``"1,3"``, ``"p2"``, ``"all"`` or ``"none"`` → seat indices."""
+    spec = spec.strip().lower()
+    if spec in ("", "none", "0"):
+        return frozenset()
+    if spec == "all":
+        return frozenset(range(players))
+    seats = set()
+    for part in spec.split(","):
+        number = part.strip().removeprefix("p")
+        if not number.isdigit() or not 1 <= int(number) <= players:
+            raise ConfigError(f"--humans: {part.strip()!r} is not a seat 1–{players}")
+        seats.add(int(number) - 1)
+    return frozenset(seats)
+
+
+def make_bots(spec: str, seats: Sequence[int], seed: int) -> dict[int, Bot]:
+    """Computer players for ``seats``; ``spec`` is a name or a comma list given out in turn."""
+    if not seats:
+        return {}
+    names = [name.strip() for name in spec.split(",") if name.strip()] or ["heuristic"]
+    try:  # imported late: the terminal game must start even while bots are being developed
+        factory = importlib.import_module("apokalypse.bots").make_bot
+    except (ImportError, AttributeError):
+        raise ConfigError("computer players are not available (apokalypse.bots.make_bot)") from None
+    bots: dict[int, Bot] = {}
+    for i, seat in enumerate(sorted(seats)):
+        name = names[i % len(names)]
+        try:
+            bots[seat] = factory(name, seed + 1009 * (seat + 1))
+        except (LookupError, ValueError) as exc:
+            raise ConfigError(f"unknown computer player {name!r} ({exc})") from None
+    return bots
+
+
+def default_save_path(seed: int) -> Path:
+    return Path("saves") / f"apokalypse-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+
+
+def _resume(path: Path, console: Console, lang: str) -> tuple[State, GameRecord, list[list[Event]]]:
+    record = GameRecord.load(path)
+    if record.game != GAME.name:
+        raise ConfigError(f"{str(path)!r} is a {record.game!r} game, not {GAME.name!r}")
+    rep = replay(record)  # a RecordError names the first action that does not replay
+    state = rep.state
+    assert isinstance(state, State)
+    if record.events_sha256 not in (None, rep.digest):
+        console.print(Text(text("ui.digest_mismatch", lang), style="yellow"))
+    return state, record, rep.events
+
+
+DEFAULTS = {"humans": "1", "bots": "heuristic", "lang": "en"}
+
+
+def run_play(
+    players: int,
+    humans: str | None,
+    bots: str | None,
+    lang: str | None,
+    seed: int | None,
+    deck: Path | None,
+    variants: list[str],
+    save: Path | None,
+    resume: Path | None,
+) -> None:
+    """Start or resume a game and play it; bad options raise the engine's typed errors.
+
+    A resumed game keeps the seats, computer players and language it was saved with (the
+    record's ``meta``), unless an option says otherwise."""
+    console = Console(highlight=False)
+    batches: list[list[Event]] = []
+    meta: dict[str, str] = {}
+    if resume is not None:
+        record = GameRecord.load(resume)
+        meta = {k: v for k, v in record.meta.items() if k in DEFAULTS and isinstance(v, str)}
+    humans = humans or meta.get("humans") or DEFAULTS["humans"]
+    bots = bots or meta.get("bots") or DEFAULTS["bots"]
+    lang = check_lang(lang or meta.get("lang") or DEFAULTS["lang"])
+    if resume is not None:
+        state, record, batches = _resume(resume, console, lang)
+        path = save or resume
+    else:
+        deck_text = deck.read_text("utf-8") if deck is not None else DEFAULT_DECK
+        config = Config(players=players, variants=frozenset(variants), deck=deck_text)
+        seed = seed if seed is not None else secrets.randbelow(2**31)
+        state = GAME.new_game(config, seed)
+        record = GameRecord(GAME.name, GAME.version, config.to_json(), seed)
+        path = save or default_save_path(seed)
+    record.meta = {"humans": humans, "bots": bots, "lang": lang}
+    human_seats = parse_humans(humans, state.n)
+    bot_seats = [q for q in range(state.n) if q not in human_seats]
+    session = Session(
+        console=console,
+        lang=lang,
+        state=state,
+        record=record,
+        path=path,
+        humans=human_seats,
+        bots=make_bots(bots, bot_seats, record.seed),
+        kinds={kind.code: kind for kind in parse_deck(state.config.deck_text)},
+        echo=not sys.stdin.isatty(),
+    )
+    for batch in batches:  # a resumed game: the log, the digest and the bots catch up
+        session.log.extend(batch)
+        session.digest.add(batch)
+        session.note(batch)
+    record.events_sha256 = session.digest.hexdigest()
+    record.save(path)  # a save exists from the first moment, even before any action
+    seats = ", ".join(f"p{q + 1}" for q in sorted(human_seats)) or text("ui.nobody", lang)
+    welcome = text(
+        "ui.welcome",
+        lang,
+        players=state.n,
+        seed=record.seed,
+        humans=seats,
+        bots=bots if bot_seats else text("ui.nobody", lang),
+        path=path,
+    )
+    console.print(Text(welcome, style="bold"))
+    if resume is not None:
+        console.print(Text(text("ui.resumed", lang, n=len(record.actions))))
+        if not session.hot_seat:
+            viewer = session.viewer
+            lines = render_events(session.log, viewer, lang, session.names(viewer))
+            for line in lines[-RECENT_LINES:]:
+                console.print(Text(f"· {line}", style="dim"))
+    session.run()

@@ -1,0 +1,303 @@
+"""One terminal game in progress: whose turn, asking people, asking computer players, saving.
+
+People answer with the number of a legal choice or with the action notation; the engine judges
+every answer (a refusal names its rule). Several answers may be typed at once, separated by ``;``.
+After every applied action the record is saved atomically, so EOF, Ctrl-C or a crash lose nothing.
+
+Hot-seat (several people at one screen): before a person decides, the screen is cleared and the
+keyboard handed over, and every board shows only its owner's hand. The engine asks every other
+player in a defence window, whatever they hold, so the handovers never tell who can defend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
+from apokalypse.engine.events import Event
+from apokalypse.engine.record import EventDigest, GameRecord
+from apokalypse.games.apokalypse import GAME, Action, State
+from apokalypse.games.apokalypse.cards import CardKind
+from apokalypse.i18n import text
+from apokalypse.i18n.render import (
+    card_name,
+    render_action,
+    render_event,
+    render_events,
+    render_refusal,
+    seat_names,
+)
+
+from .board import board, result_view
+
+QUIT_WORDS = frozenset({"q", "quit", "exit", "ende", "beenden"})
+HELP_WORDS = frozenset({"?", "h", "help", "hilfe"})
+BOARD_WORDS = frozenset({"b", "board", "tisch"})
+LOG_WORDS = frozenset({"l", "log", "protokoll"})
+FULL_BOARD = frozenset({"Turn", "Defence", "PlaceSeal"})  # first steps; follow-ups stay short
+RECENT_LINES = 12
+LOG_LINES = 40
+
+
+class Bot(Protocol):
+    def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action: ...
+
+
+class Quit(Exception):  # a signal to leave the loop, not an error
+    """Leave the game loop; the record is already saved."""
+
+
+@dataclass
+class Session:
+    console: Console
+    lang: str
+    state: State
+    record: GameRecord
+    path: Path
+    humans: frozenset[int]
+    bots: dict[int, Bot]
+    kinds: Mapping[str, CardKind]
+    digest: EventDigest = field(default_factory=EventDigest)
+    log: list[Event] = field(default_factory=list)
+    echo: bool = False
+    seen_upto: dict[int, int] = field(default_factory=dict)  # hot-seat: log seen per person
+    queue: list[str] = field(default_factory=list)  # answers typed ahead with ';'
+    screen_owner: int | None = None
+    last_attack: Event | None = None
+
+    # --- who sees what -------------------------------------------------------------------------
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.humans) > 1
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes the streamed log uses: the one person playing, else a spectator's."""
+        return next(iter(self.humans)) if len(self.humans) == 1 else None
+
+    def names(self, viewer: int | None) -> list[str]:
+        return seat_names(self.state.n, viewer, self.lang)
+
+    def say(self, line: str, style: str = "") -> None:
+        self.console.print(Text(line, style=style))
+
+    def warn(self, line: str) -> None:
+        self.say(line, "red")
+
+    def clear(self) -> None:
+        """Hide the previous person's hand: clear the screen and, where supported, scrollback."""
+        if self.console.is_terminal:
+            self.console.clear()
+            self.console.file.write("\x1b[3J")  # ED 3: erase the scrollback too
+            self.console.file.flush()
+
+    def stream(self, events: Sequence[Event]) -> None:
+        """The running log. Hot-seat streams nothing: the screen is shared, and each person sees
+        what happened since their last decision on their own board instead."""
+        if self.hot_seat or not events:
+            return
+        for line in render_events(events, self.viewer, self.lang, self.names(self.viewer)):
+            self.say(f"· {line}", "dim" if events[0].kind == "deal" else "")
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        try:
+            while not self.state.is_over:
+                seat = self.state.to_act
+                if seat in self.humans:
+                    self.human_turn(seat)
+                else:
+                    self.queue.clear()  # answers typed ahead belong to the person only
+                    self.bot_turn(seat)
+        except Quit as stop:
+            self.say(str(stop))
+            self.say(text("ui.saved", self.lang, path=self.path))
+            self.say(text("ui.resume_hint", self.lang, path=self.path), "dim")
+            return
+        self.finish()
+
+    def commit(self, action: Action, events: list[Event]) -> None:
+        """Record, save (atomically), log and show one applied action."""
+        self.record.actions.append(str(action))
+        self.digest.add(events)
+        self.record.events_sha256 = self.digest.hexdigest()
+        result = self.state.result
+        if result is not None:
+            self.record.result = result.to_json()
+        self.record.save(self.path)
+        self.log.extend(events)
+        self.note(events)
+        self.stream(events)
+
+    def note(self, events: Sequence[Event]) -> None:
+        """Keep what later prompts need, and tell the computer players what their seat saw."""
+        for event in events:
+            if event.kind == "attack":
+                self.last_attack = event
+        if not events:
+            return
+        for seat, bot in self.bots.items():
+            observe = getattr(bot, "observe", None)  # optional in the bot interface
+            if observe is not None:
+                observe([event.view(seat) for event in events])
+
+    def bot_turn(self, seat: int) -> None:
+        obs = self.state.observation(seat)
+        legal = self.state.legal_actions()
+        action: Action | str = self.bots[seat].choose(obs, list(legal))
+        if isinstance(action, str):  # tolerate a bot that answers in notation
+            action = GAME.parse_action(action)
+        try:
+            events = self.state.apply(action)
+        except IllegalAction as exc:
+            raise EngineError(
+                f"the computer player at p{seat + 1} chose {action}, which the rules refuse ({exc})"
+            ) from None
+        self.commit(action, events)
+
+    def human_turn(self, seat: int) -> None:
+        obs = self.state.observation(seat)
+        legal = self.state.legal_actions()
+        names = self.names(seat)
+        if not self.hot_seat and [str(a) for a in legal] == ["decline"]:
+            # Nothing to decide, and nobody else looks at this screen: do not ask. (Hot-seat
+            # still hands the keyboard over, or the handovers would tell who can defend.)
+            self.say(text("ui.auto_decline", self.lang), "dim")
+            self.commit(legal[0], self.state.apply(legal[0]))
+            return
+        fresh = self.hot_seat and self.screen_owner != seat
+        if fresh:
+            self.handover(seat)
+        if fresh or obs["decision"] in FULL_BOARD:
+            self.show_board(seat, obs, names)
+        self.show_choices(seat, obs, legal, names)
+        prompt = text("ui.prompt", self.lang, name=names[seat])
+        while not self.try_line(seat, self.read(prompt), obs, legal, names):
+            pass
+        if self.state.is_over or self.state.to_act != seat:
+            self.queue.clear()
+
+    def try_line(
+        self, seat: int, line: str, obs: dict[str, Any], legal: list[Action], names: list[str]
+    ) -> bool:
+        """One line of input: a command, a choice number or notation. False: ask again."""
+        cmd = line.strip()
+        low = cmd.lower()
+        if not cmd:
+            return False
+        if low in QUIT_WORDS:
+            raise Quit(text("ui.quit", self.lang))
+        if low in HELP_WORDS:
+            self.say(text("ui.help", self.lang))
+            return False
+        if low in BOARD_WORDS:
+            self.show_board(seat, obs, names)
+            self.show_choices(seat, obs, legal, names)
+            return False
+        if low in LOG_WORDS:
+            for entry in render_events(self.log, seat, self.lang, names)[-LOG_LINES:]:
+                self.say(f"· {entry}")
+            return False
+        if cmd.isdigit():
+            number = int(cmd)
+            if not 1 <= number <= len(legal):
+                return self.refuse(text("ui.error.number", self.lang, n=number, max=len(legal)))
+            action = legal[number - 1]
+        else:
+            try:
+                action = GAME.parse_action(cmd)
+            except NotationError as exc:
+                return self.refuse(text("ui.error.notation", self.lang, message=str(exc)))
+        try:  # the engine is the judge: it names the rule a refused action breaks
+            events = self.state.apply(action)
+        except IllegalAction as exc:
+            return self.refuse(render_refusal(exc, self.lang))
+        self.commit(action, events)
+        return True
+
+    def refuse(self, why: str) -> bool:
+        """One line of explanation; answers typed ahead were meant for a different situation."""
+        self.warn(why)
+        self.queue.clear()
+        return False
+
+    def read(self, prompt: str) -> str:
+        if self.queue:
+            line = self.queue.pop(0)
+            self.say(f"{prompt}{line.strip()}", "dim")
+            return line
+        try:
+            line = self.console.input(Text(prompt, style="bold"))
+        except EOFError:
+            self.console.print()
+            raise Quit(text("ui.eof", self.lang)) from None
+        except KeyboardInterrupt:
+            self.console.print()
+            raise Quit(text("ui.quit", self.lang)) from None
+        if self.echo:  # piped input is not echoed: show it so a transcript reads right
+            self.console.print(Text(line, style="dim"))
+        first, *rest = line.split(";")
+        self.queue = rest
+        return first
+
+    def handover(self, seat: int) -> None:
+        """Hot-seat: hide the screen and let the next person take the keyboard."""
+        self.queue.clear()
+        self.clear()
+        self.console.print(Panel(Text(text("ui.handover", self.lang, name=f"p{seat + 1}"))))
+        if self.read(text("ui.press_enter", self.lang)).strip().lower() in QUIT_WORDS:
+            raise Quit(text("ui.quit", self.lang))
+        self.queue.clear()
+        self.clear()
+        self.screen_owner = seat
+
+    # --- what is shown -------------------------------------------------------------------------
+
+    def show_board(self, seat: int, obs: dict[str, Any], names: list[str]) -> None:
+        recent: list[str] = []
+        if self.hot_seat:  # the shared screen carried no log: show what happened since
+            start = self.seen_upto.get(seat, 0)
+            recent = render_events(self.log[start:], seat, self.lang, names)[-RECENT_LINES:]
+            self.seen_upto[seat] = len(self.log)
+        self.console.print()
+        self.console.print(board(obs, self.lang, names, self.kinds, recent))
+
+    def show_choices(
+        self, seat: int, obs: dict[str, Any], legal: list[Action], names: list[str]
+    ) -> None:
+        self.say(self.decision_text(seat, obs, names), "bold")
+        for i, action in enumerate(legal, 1):
+            line = Text(f"{i:>3}) ")
+            line.append(render_action(action, self.lang, obs, names))
+            line.append(f"   {action}", style="dim")
+            self.console.print(line)
+
+    def decision_text(self, seat: int, obs: dict[str, Any], names: list[str]) -> str:
+        values: dict[str, Any] = {"name": names[seat]}
+        choice = obs.get("choice") or {}
+        if "code" in choice:
+            values["card"] = card_name(choice["code"], self.lang)
+        attack = self.last_attack
+        if attack is not None:
+            values["attack"] = render_event(attack, seat, self.lang, names)
+            values["other"] = text(f"side.{('evil', 'good')[attack.args['side']]}", self.lang)
+        return text(f"ui.decision.{obs['decision']}", self.lang, **values)
+
+    def finish(self) -> None:
+        result = self.state.result
+        assert result is not None  # the loop ends only when the game is over
+        viewer = self.viewer
+        names = self.names(viewer)
+        self.console.print()
+        self.console.print(board(self.state.observation(viewer), self.lang, names, self.kinds))
+        self.console.print(result_view(result.to_json(), self.lang, names))
+        self.say(text("ui.saved", self.lang, path=self.path))

@@ -1,0 +1,84 @@
+"""Message catalogs (English and German) for everything a person reads.
+
+The rules never build sentences: they emit events with a ``kind`` and arguments, and this package
+turns them into text (see :mod:`.render`). The catalogs are TOML files shipped in the package
+(``en.toml``, ``de.toml``), loaded once and flattened to dotted keys (``event.pass.public``).
+
+>>> text("ui.yes", "de")
+'ja'
+>>> plural("count.card", 2, "en")
+'2 cards'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from apokalypse.engine.errors import ConfigError
+
+LANGS = ("en", "de")
+DEFAULT_LANG = "en"
+
+
+def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None:
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            _flatten(value, name + ".", out)
+        elif isinstance(value, str):
+            out[name] = value
+        else:  # a catalog holds text only; a number here is a typo in the file
+            raise ValueError(f"catalog key {name!r} must be text, not {type(value).__name__}")
+
+
+@cache
+def catalog(lang: str) -> Mapping[str, str]:
+    """All messages of one language, by dotted key. Loaded once per process."""
+    lang = check_lang(lang)
+    raw = resources.files(__package__).joinpath(f"{lang}.toml").read_text("utf-8")
+    out: dict[str, str] = {}
+    _flatten(tomllib.loads(raw), "", out)
+    return out
+
+
+def check_lang(lang: str) -> str:
+    """The language code, normalised; a :class:`ConfigError` names the known ones."""
+    code = lang.strip().lower()
+    if code not in LANGS:
+        raise ConfigError(f"unknown language {lang!r} (known: {', '.join(LANGS)})")
+    return code
+
+
+class _Values(dict[str, Any]):
+    """Format values that leave an unknown placeholder visible instead of raising: a typo in a
+    catalog must not crash a game in progress (the tests catch it instead)."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def has(key: str, lang: str) -> bool:
+    return key in catalog(lang)
+
+
+def text(key: str, lang: str, /, **values: Any) -> str:
+    """The message ``key`` in ``lang`` with ``values`` filled in.
+
+    A key missing from ``lang`` falls back to English, then to the key itself, so a half-finished
+    catalog degrades to readable text rather than an exception."""
+    template = catalog(lang).get(key)
+    if template is None:
+        template = catalog(DEFAULT_LANG).get(key, key)
+    return template.format_map(_Values(values))
+
+
+def plural(key: str, n: int, lang: str, /, **values: Any) -> str:
+    """``key.one`` for exactly one, ``key.other`` otherwise (enough for English and German)."""
+    return text(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n, **values)
+
+
+__all__ = ["DEFAULT_LANG", "LANGS", "catalog", "check_lang", "has", "plural", "text"]

@@ -1,0 +1,55 @@
+"""Protocol details of the Apokalypse state that are not rules: stepping back out of an
+unfinished choice, and what the observation tells about an attack on the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from apokalypse.engine.errors import IllegalAction
+from apokalypse.games.apokalypse import parse_action
+from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, Turn
+from tests.builders import act, blank, codes, hand, populaces
+
+
+def test_back_returns_from_the_target_step_with_nothing_played():
+    s = blank(3)
+    hand(s, 0, "m/hp", "violence")
+    before = s.observation(0)
+    act(s, "play m/hp good")
+    assert "back" not in {str(a) for a in s.legal_actions()}  # never offered to a search
+    act(s, "back")
+    assert s.pending == Turn(0)
+    assert s.observation(0) == before
+
+
+def test_back_from_the_recipient_step_chooses_another_gift_but_the_deed_stands():
+    """R-PLAY-4: once the good populace is placed, a gift is owed; back only re-opens the card."""
+    s = blank(3)
+    hand(s, 0, "m/hp", "violence", "church")
+    act(s, "play m/hp good", "target p1.good", "give violence")
+    assert isinstance(s.pending, ChooseRecipient)
+    act(s, "back")
+    assert s.pending == ChooseGift(0)
+    act(s, "give church", "to p2")
+    assert codes(s, 1) == ["church"] and codes(s, 0) == ["violence"]
+
+
+def test_back_on_a_turn_is_refused():
+    s = blank(3)
+    with pytest.raises(IllegalAction) as err:
+        s.apply(parse_action("back"))
+    assert err.value.rule == "R-TURN-1"
+
+
+def test_the_attack_on_the_table_is_public_with_its_target():
+    s = blank(3)
+    populaces(s, 1, evil=1)
+    hand(s, 0, "ethos")
+    assert s.observation(None)["attack"] is None
+    act(s, "play ethos attack", "target p2.evil")
+    expected = {"attacker": 0, "card": "ethos", "seat": 1, "side": "evil"}
+    assert s.observation(None)["attack"] == expected
+    act(s, "decline", "decline")
+    assert s.observation(0)["attack"] == expected  # the attacker now picks the destination
+    act(s, "to p1")
+    assert s.observation(None)["attack"] is None
