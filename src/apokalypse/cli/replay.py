@@ -1,0 +1,156 @@
+"""``apokalypse replay``: show a recorded game as one seat (or a spectator) saw it, or verify that
+it replays exactly (same events digest, same result).
+
+The log shows events only, each through ``Event.view(seat)``: action texts are not shown because
+some name cards that others may not see (``play m/hp good`` tells which front a face-down
+populace has; ``defend`` tells who held a defence card).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from apokalypse.engine.errors import ConfigError, EngineError, RecordError
+from apokalypse.engine.events import Event
+from apokalypse.engine.record import EventDigest, GameRecord, replay, start
+
+LANGS = ("en", "de")
+SEAT_KEYS = frozenset({"actor", "seat", "target", "dest", "attacker", "startup"})
+SIDES = ("good", "evil")
+PLANES = ("heaven", "earth", "nether")
+
+# render_events(events, seat, lang, names) -> lines, from apokalypse.i18n.render (if present).
+Renderer = Callable[[list[Event], int | None, str, list[str]], list[str]]
+
+
+def run_replay(file: Path, verify: bool, seat: int | None, lang: str) -> None:
+    if lang not in LANGS:
+        raise ConfigError(f"--lang must be one of {', '.join(LANGS)}, not {lang!r}")
+    record = GameRecord.load(file)
+    if verify:
+        _verify(file, record)
+    else:
+        _log(record, seat, lang)
+
+
+def _verify(file: Path, record: GameRecord) -> None:
+    problem = _difference(record)
+    if problem is not None:
+        print(f"error: {file}: replay differs from the record: {problem}", file=sys.stderr)
+        raise typer.Exit(1)
+    print(f"ok: {file}: {len(record.actions)} actions replay exactly (events and result match)")
+
+
+def _difference(record: GameRecord) -> str | None:
+    """What differs between the record and its replay, in one line (None: nothing)."""
+    try:
+        rep = replay(record)
+    except RecordError as exc:
+        return str(exc)
+    if record.events_sha256 is None:
+        return "the record has no events digest to compare with"
+    if rep.digest != record.events_sha256:
+        return f"events digest {rep.digest[:12]}… instead of {record.events_sha256[:12]}…"
+    result = rep.state.result
+    got = result.to_json() if result is not None else None
+    if got != record.result:
+        return f"result {_short(got)} instead of {_short(record.result)}"
+    return None
+
+
+def _short(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return "none (game not over)"
+    return f"winners {result.get('winners')} totals {result.get('totals')} ({result.get('case')})"
+
+
+def _renderer() -> Renderer | None:
+    """The i18n catalogue renderer, if that package part is installed (it is built separately)."""
+    try:
+        module = import_module("apokalypse.i18n.render")
+    except ImportError:
+        return None
+    render: Renderer | None = getattr(module, "render_events", None)
+    return render
+
+
+def _log(record: GameRecord, seat: int | None, lang: str) -> None:
+    game, state = start(record)
+    players = state.observation(None)["players"]
+    if seat is not None and not 1 <= seat <= players:
+        raise ConfigError(f"--seat must be 1–{players} in this {players}-player game, not {seat}")
+    viewer = None if seat is None else seat - 1
+    names = [f"p{q + 1}" for q in range(players)]
+    render = _renderer()
+    who = "spectator" if viewer is None else names[viewer]
+    print(f"{record.game} v{record.version}, {players} players, seed {record.seed}, seen by {who}")
+    if record.meta.get("error"):  # written by `simulate` for a game that failed
+        print(f"note: the game stopped early: {record.meta['error']}")
+    digest = EventDigest()
+    for i, text in enumerate(record.actions, 1):
+        try:
+            events = state.apply(game.parse_action(text))
+        except EngineError as exc:
+            raise RecordError(f"action #{i} {text!r}: {exc}") from None
+        digest.add(events)
+        for line in _lines(events, viewer, lang, names, render):
+            print(f"#{i:<4} {line}")
+    result = state.result
+    if result is None:
+        print("(the record ends before the game does)")
+    else:
+        data = result.to_json()
+        totals = ", ".join(f"{names[q]} {t}" for q, t in enumerate(data["totals"]))
+        winners = ", ".join(names[q] for q in data["winners"]) or "nobody"
+        print(f"result: {data['case']}; winners: {winners}; totals: {totals}")
+    if record.events_sha256 is not None and digest.hexdigest() != record.events_sha256:
+        print("warning: the events differ from the record (see --verify)")
+
+
+def _lines(events: list[Event], viewer: int | None, lang: str, names: list[str],
+           render: Renderer | None) -> list[str]:  # fmt: skip
+    if render is not None and events:
+        try:
+            return render(events, viewer, lang, names)
+        except Exception:  # a catalogue gap must not stop a replay: fall back to plain text
+            pass
+    lines: list[str] = []
+    deals: dict[int, list[str]] = {}  # a round's deal is one line, not one per card
+    for event in events:
+        view = event.view(viewer)
+        if view.kind == "deal":
+            deals.setdefault(view.args["target"], []).append(
+                view.args.get("card", view.args["back"])
+            )
+            continue
+        if deals:
+            lines.append(_deal_line(deals, names))
+            deals = {}
+        lines.append(
+            " ".join([view.kind, *(f"{k}={_plain(k, v, names)}" for k, v in view.args.items())])
+        )
+    if deals:
+        lines.append(_deal_line(deals, names))
+    return lines
+
+
+def _deal_line(deals: dict[int, list[str]], names: list[str]) -> str:
+    return "deal " + "; ".join(f"{names[q]} {' '.join(cards)}" for q, cards in deals.items())
+
+
+def _plain(key: str, value: Any, names: list[str]) -> str:
+    if key in SEAT_KEYS and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    if key == "side" and value in (0, 1):
+        return SIDES[value]
+    if key == "plane" and value in (0, 1, 2):
+        return PLANES[value]
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)

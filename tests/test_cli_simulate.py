@@ -1,0 +1,171 @@
+"""``apokalypse simulate``: the real command in a subprocess, plus in-process checks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apokalypse.bots import BOTS
+from apokalypse.cli.replay import _difference
+from apokalypse.cli.simulate import parse_players, run_game, run_simulate
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.record import GameRecord
+
+CLI = str(Path(sys.executable).parent / "apokalypse")
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_simulate_json_records_and_verified_replays(tmp_path):
+    records = tmp_path / "records"
+    run = cli(
+        *("simulate", "--games", "6", "--players", "2-6", "--json", "--jobs", "2"),
+        *("--records", str(records), "--bots", "heuristic,random", "--seed", "11"),
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["games"] == 6 and data["errors"] == 0
+    assert data["decisions"] > 0 and data["seconds"] > 0 and data["decisions_per_sec"] > 0
+    assert sum(data["cases"].values()) == 6
+    # 2+3+4+5+6+2 seats, heuristic on even seats, random on odd ones.
+    assert data["bots"]["heuristic"]["seats"] == 1 + 2 + 2 + 3 + 3 + 1
+    assert data["bots"]["random"]["seats"] == 1 + 1 + 2 + 2 + 3 + 1
+    for stats in data["bots"].values():
+        assert {"avg_total", "wins", "win_rate"} <= set(stats)
+    assert sum(e["seats"] for e in data["ethos"].values()) == 22
+    files = sorted(records.glob("*.json"))
+    assert len(files) == 6
+    players = []
+    for path in files:
+        raw = json.loads(path.read_text())
+        assert raw["events_sha256"] and raw["result"]["totals"] and "error" not in raw["meta"]
+        record = GameRecord.load(path)
+        players.append(record.config["players"])
+        assert _difference(record) is None
+    assert players == [2, 3, 4, 5, 6, 2]
+    for path in files[:2]:  # and the real command agrees
+        check = cli("replay", str(path), "--verify")
+        assert check.returncode == 0, check.stderr
+        assert check.stdout.startswith("ok:")
+
+
+def test_simulate_table_output():
+    run = cli("simulate", "-n", "2", "--players", "3", "--bots", "random,heuristic")
+    assert run.returncode == 0, run.stderr
+    assert "2 games, 0 errors" in run.stdout
+    assert "heuristic" in run.stdout and "Wins by ethos" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--games", "0"], "--games"),
+        (["--players", "7"], "2–6"),
+        (["--players", "1-3"], "2–6"),
+        (["--players", "5-3"], "backwards"),
+        (["--players", "four"], "--players"),
+        (["--jobs", "0"], "--jobs"),
+        (["--bots", "random,ismcts"], "unknown bot 'ismcts'"),
+        (["--bots", "random,,heuristic"], "--bots"),
+        (["--variant", "no-such"], "unknown variant"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
+    run = cli("simulate", "-n", "1", "--records", str(tmp_path / "r"), *args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1
+    assert words in run.stderr
+    assert not (tmp_path / "r").exists()  # nothing written before the input was checked
+
+
+def summary(capsys: Any, **kwargs: Any) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        **{"games": 5, "players": "2-4", "seed": 3, "bots": "random", "jobs": 1},
+        **{"records": None, "json_out": True, "variants": []},
+    }
+    args.update(kwargs)
+    run_simulate(**args)
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    for key in ("seconds", "decisions_per_sec", "jobs"):
+        del data[key]
+    return data
+
+
+def test_runs_repeat_whatever_the_worker_count(capsys):
+    one = summary(capsys, bots="heuristic,random")
+    two = summary(capsys, bots="heuristic,random", jobs=2)
+    assert one == two
+    assert summary(capsys, seed=4) != summary(capsys, seed=3)
+
+
+def test_variants_reach_the_games(capsys, tmp_path):
+    data = summary(capsys, games=1, variants=["good-team"], records=tmp_path)
+    assert data["variants"] == ["V-GOOD-TEAM"]
+    record = GameRecord.load(next(tmp_path.glob("*.json")))
+    assert record.config["variants"] == ["V-GOOD-TEAM"]
+
+
+class Broken:
+    """A bot that answers nonsense on its third decision."""
+
+    name = "broken"
+
+    def __init__(self, seed: int) -> None:
+        self.calls = 0
+
+    def choose(self, observation: Any, legal: Any) -> Any:
+        self.calls += 1
+        return "nonsense" if self.calls == 3 else legal[0]
+
+    def observe(self, events: Any) -> None:
+        pass
+
+
+def test_a_failing_game_is_counted_and_recorded_not_fatal(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(BOTS, "broken", Broken)
+    data = summary(capsys, games=3, players="2", bots="broken,random", records=tmp_path)
+    assert data["games"] == 3 and data["errors"] == 3
+    assert data["bots"] == {} and data["first_errors"]
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 3
+    raw = json.loads(files[0].read_text())
+    assert raw["meta"]["error"] and raw["result"] is None
+    assert raw["meta"]["bots"] == ["broken", "random"]
+    # The record holds the actions before the failure, and they replay.
+    record = GameRecord.load(files[0])
+    assert record.actions and _difference(record) is None
+
+
+def _dying_game(task: Any) -> Any:
+    """Stands in for a worker that is killed outright while playing game 1."""
+    import os
+
+    if task.index == 1:
+        os._exit(9)
+    return run_game(task)
+
+
+def test_a_dead_worker_process_counts_its_games_as_errors(capsys, monkeypatch):
+    import apokalypse.cli.simulate as simulate
+
+    monkeypatch.setattr(simulate, "run_game", _dying_game)  # the forked workers inherit it
+    data = summary(capsys, games=4, players="2", bots="random", jobs=2)
+    assert data["games"] == 4
+    assert data["errors"] >= 1
+    assert any("worker process died" in e for e in data["first_errors"])
+
+
+def test_parse_players():
+    assert parse_players("4") == [4]
+    assert parse_players("2-6") == [2, 3, 4, 5, 6]
+    assert parse_players(" 3-3 ") == [3]
+    with pytest.raises(ConfigError):
+        parse_players("2-")
