@@ -7,7 +7,10 @@ from importlib import import_module
 from .errors import ConfigError
 from .protocol import Game
 
-_MODULES = {"apokalypse": "apokalypse.games.apokalypse"}
+_MODULES = {
+    "apokalypse": "apokalypse.games.apokalypse",
+    "apokerlypse": "apokalypse.games.apokerlypse",
+}
 
 
 def game_names() -> list[str]:
