@@ -143,3 +143,25 @@ def decline_all(s: State) -> list[Event]:
     while isinstance(s.pending, Defence):
         events += act(s, "decline")
     return events
+
+
+def snapshot(s: State) -> tuple[object, ...]:
+    """Everything a refused action must leave untouched."""
+    rows = [[r[:] for r in d] for d in s.rows]
+    hands = [h[:] for h in s.hands]
+    return s.observation(None), hands, rows, type(s.pending), s.pending, s.rng.state
+
+
+def refused(s: State, rule: str, *texts: str) -> None:
+    """Each action is refused for ``rule``, is not offered, and leaves the state untouched."""
+    import pytest
+
+    from apokalypse.engine.errors import IllegalAction
+
+    for text in texts:
+        before = snapshot(s)
+        assert parse_action(text) not in s.legal_actions()
+        with pytest.raises(IllegalAction) as info:
+            act(s, text)
+        assert info.value.rule == rule, text
+        assert snapshot(s) == before

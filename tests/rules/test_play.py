@@ -5,32 +5,21 @@ The Netherworld and music (R-PLAY-11 … R-PLAY-17) are in test_play_nether_musi
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
-from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import State, parse_action
+from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, ChooseVictim, Turn
-from tests.builders import act, blank, codes, decline_all, hand, kinds, populaces, put, row
-
-
-def snapshot(s: State) -> tuple[Any, ...]:
-    rows = [[r[:] for r in d] for d in s.rows]
-    hands = [h[:] for h in s.hands]
-    return s.observation(None), hands, rows, type(s.pending), s.pending, s.rng.state
-
-
-def refused(s: State, rule: str, *texts: str) -> None:
-    """Each action is refused for ``rule``, is not offered, and leaves the state untouched."""
-    for text in texts:
-        before = snapshot(s)
-        assert parse_action(text) not in s.legal_actions()
-        with pytest.raises(IllegalAction) as info:
-            act(s, text)
-        assert info.value.rule == rule, text
-        assert snapshot(s) == before
+from tests.builders import (
+    act,
+    blank,
+    codes,
+    decline_all,
+    hand,
+    kinds,
+    populaces,
+    put,
+    refused,
+    row,
+)
 
 
 def decision(s: State) -> type:

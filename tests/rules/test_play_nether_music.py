@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
-from apokalypse.engine.errors import IllegalAction
-from apokalypse.games.apokalypse import State, parse_action
+from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.dealing import serving_slots
 from apokalypse.games.apokalypse.pending import Turn
-from tests.builders import act, blank, decline_all, hand, kinds, populaces, put, row
-
-
-def snapshot(s: State) -> tuple[Any, ...]:
-    rows = [[r[:] for r in d] for d in s.rows]
-    hands = [h[:] for h in s.hands]
-    return s.observation(None), hands, rows, type(s.pending), s.pending, s.rng.state
-
-
-def refused(s: State, rule: str, *texts: str) -> None:
-    """Each action is refused for ``rule``, is not offered, and leaves the state untouched."""
-    for text in texts:
-        before = snapshot(s)
-        assert parse_action(text) not in s.legal_actions()
-        with pytest.raises(IllegalAction) as info:
-            act(s, text)
-        assert info.value.rule == rule, text
-        assert snapshot(s) == before
+from tests.builders import (
+    act,
+    blank,
+    decline_all,
+    hand,
+    kinds,
+    populaces,
+    put,
+    refused,
+    row,
+)
 
 
 def on_turn(s: State, seat: int) -> bool:

@@ -34,6 +34,7 @@ from apokalypse.games.apokalypse.cards import (
     card_table,
     default_deck_text,
 )
+from apokalypse.games.apokalypse.horsemen import deaths
 
 # display[side][plane] -> card codes, packed from position 0 outward (as in the observation).
 Display = list[list[list[str]]]
@@ -113,30 +114,7 @@ def losses(d: Display, first: int, owned: frozenset[int]) -> list[int]:
     if not good_n and not evil_n:
         return [0] * (LAST + 1 - first)
     good, evil = protection(d, GOOD), protection(d, EVIL)
-    out = []
-    for number in range(first, LAST):
-        shield = good[0] + good[number]  # horseman k's icon sits at index k
-        surplus = max(0, shield - good_n)
-        out.append(max(0, good_n - shield) + max(0, evil_n - (evil[0] + evil[number] + surplus)))
-    needed = [i for i in (1, 2, 3) if i not in owned]
-    if not needed:
-        out.append(0)
-        return out
-    dead_good, left = _death_side(good_n, good, needed)
-    dead_evil, _ = _death_side(evil_n, [e + g for e, g in zip(evil, left, strict=True)], needed)
-    out.append(dead_good + dead_evil)
-    return out
-
-
-def _death_side(populaces: int, shield: list[int], needed: list[int]) -> tuple[int, list[int]]:
-    by_music = min(populaces, shield[0])
-    rest = populaces - by_music
-    by_sets = min(rest, min(shield[i] for i in needed))
-    left = shield[:]
-    left[0] -= by_music
-    for i in needed:
-        left[i] -= by_sets
-    return rest - by_sets, left
+    return [sum(deaths(n, good_n, evil_n, good, evil, owned)) for n in range(first, LAST + 1)]
 
 
 def income(d: Display) -> int:

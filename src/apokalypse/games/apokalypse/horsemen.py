@@ -55,23 +55,39 @@ def losses(s: State, seat: int, number: int) -> tuple[int, int]:
     passes from the good side to the evil side only. Horseman 4 (R-HORSE-4, D-HORSE-1): music
     first, then complete sets of the icons not covered by owned horseman cards; unused music and
     unused icons pass to the evil side."""
-    counts = [len(s.rows[seat][side * 3 + EARTH]) for side in (GOOD, EVIL)]
-    good = side_protection(s, seat, GOOD)
-    evil = side_protection(s, seat, EVIL)
+    rows = s.rows[seat]
+    owned = frozenset(s.table.kind[c].horseman for c in s.rewards[seat])
+    return deaths(
+        number,
+        len(rows[GOOD * 3 + EARTH]),
+        len(rows[EVIL * 3 + EARTH]),
+        side_protection(s, seat, GOOD),
+        side_protection(s, seat, EVIL),
+        owned,
+    )
+
+
+Shield = tuple[int, int, int, int] | list[int]  # (music, masks, helmets, pigs)
+
+
+def deaths(
+    number: int, good_n: int, evil_n: int, good: Shield, evil: Shield, owned: frozenset[int]
+) -> tuple[int, int]:
+    """The arithmetic of :func:`losses` on counts alone, so that a player reasoning from public
+    displays (a bot) uses the very same rule. ``owned``: horseman cards the player holds."""
     if number < LAST_HORSEMAN:
         index = (MASK, HELMET, PIG).index(ICON_OF_HORSEMAN[number]) + 1
         shield = good[0] + good[index]
-        dead_good = max(0, counts[GOOD] - shield)
-        surplus = max(0, shield - counts[GOOD])
-        dead_evil = max(0, counts[EVIL] - (evil[0] + evil[index] + surplus))
+        dead_good = max(0, good_n - shield)
+        surplus = max(0, shield - good_n)
+        dead_evil = max(0, evil_n - (evil[0] + evil[index] + surplus))
         return dead_good, dead_evil
-    owned = {s.table.kind[c].horseman for c in s.rewards[seat]}
-    needed = [i + 1 for i, h in enumerate((1, 2, 3)) if h not in owned]
+    needed = [h for h in (1, 2, 3) if h not in owned]  # icon k sits at index k
     if not needed:
         return 0, 0  # all three horseman cards: complete protection
-    dead_good, left = _death_side(counts[GOOD], list(good), needed)
+    dead_good, left = _death_side(good_n, list(good), needed)
     carried = [e + g for e, g in zip(evil, left, strict=True)]
-    dead_evil, _ = _death_side(counts[EVIL], carried, needed)
+    dead_evil, _ = _death_side(evil_n, carried, needed)
     return dead_good, dead_evil
 
 
