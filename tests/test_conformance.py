@@ -104,3 +104,11 @@ def test_gibberish_is_refused_with_a_typed_error(name: str) -> None:
         with pytest.raises(IllegalAction):
             state.apply(action)
     assert state.observation(None) == before
+
+
+@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("seed", [-1, 2**64, "7", 1.5, True])
+def test_impossible_seeds_are_refused(name: str, seed: Any) -> None:
+    game = get_game(name)
+    with pytest.raises(EngineError, match="seed"):
+        game.new_game(_configs(name)[0], seed)

@@ -10,8 +10,18 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+from .errors import ConfigError
+
 _MASK = (1 << 64) - 1
+SEED_LIMIT = 1 << 64
 T = TypeVar("T")
+
+
+def check_seed(seed: object) -> int:
+    """A game seed is a whole number 0 … 2**64 - 1: every one gives a different game."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
+        raise ConfigError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}")
+    return seed
 
 
 class Rng:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from apokalypse.engine.errors import ConfigError
-from apokalypse.engine.rng import Rng
+from apokalypse.engine.rng import Rng, check_seed
 
 from .cards import card_table
 from .config import Config
@@ -32,7 +32,7 @@ def _build_deck(cards: list[int], horsemen: tuple[int, ...], back: str) -> list[
 
 
 def new_game(config: Config, seed: int) -> State:
-    rng = Rng(seed)
+    rng = Rng(check_seed(seed))
     n = config.players
     table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
     s = State.__new__(State)
