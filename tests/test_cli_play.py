@@ -120,6 +120,15 @@ def test_bad_input_is_explained_in_one_line_and_asked_again(tmp_path):
     assert not any("nonsense" in a for a in record.actions)
 
 
+def test_zero_takes_back_the_first_step_of_a_play(tmp_path):
+    run = play(tmp_path, "-p 2 --bots random --seed 3 --save game.json", "2\n0\nquit\n")
+    assert run.returncode == 0, run.stderr
+    assert "0) Back: choose again" in run.stdout
+    record = saved(tmp_path / "game.json")
+    assert record.actions[-1] == "back"
+    assert record.actions[-2].startswith("play ")
+
+
 def test_answers_can_be_chained_with_semicolons(tmp_path):
     run = play(tmp_path, "-p 2 --humans 1,2 --seed 4 --save game.json", "\npass\n\nlog;pass\n")
     assert run.returncode == 0, run.stderr

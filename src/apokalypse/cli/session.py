@@ -24,6 +24,7 @@ from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.record import EventDigest, GameRecord
 from apokalypse.games.apokalypse import GAME, Action, State
+from apokalypse.games.apokalypse.actions import BACK
 from apokalypse.games.apokalypse.cards import CardKind
 from apokalypse.i18n import text
 from apokalypse.i18n.render import (
@@ -209,6 +210,9 @@ class Session:
             return False
         if cmd.isdigit():
             number = int(cmd)
+            if number == 0 and "choice" in obs:
+                legal = [BACK, *legal]
+                number = 1
             if not 1 <= number <= len(legal):
                 return self.refuse(text("ui.error.number", self.lang, n=number, max=len(legal)))
             action = legal[number - 1]
@@ -275,6 +279,11 @@ class Session:
         self, seat: int, obs: dict[str, Any], legal: list[Action], names: list[str]
     ) -> None:
         self.say(self.decision_text(seat, obs, names), "bold")
+        if "choice" in obs:  # a second step: the first can be taken back
+            line = Text("  0) ")
+            line.append(text("ui.back", self.lang))
+            line.append(f"   {BACK}", style="dim")
+            self.console.print(line)
         for i, action in enumerate(legal, 1):
             line = Text(f"{i:>3}) ")
             line.append(render_action(action, self.lang, obs, names))
