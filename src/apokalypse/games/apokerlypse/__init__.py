@@ -1,0 +1,98 @@
+"""Apokerlypse v1.5 (2–4 players): poker hands, card effects and escalating costs in the
+apocalypse. The rules, as pure functions of a seeded state; ``shared/rules/apokerlypse.md`` holds
+the rule ids (K-…, KD-…, KV-…) cited throughout.
+
+>>> from apokalypse.games.apokerlypse import GAME, Config
+>>> state = GAME.new_game(Config(players=2), seed=7)
+>>> state.observation(None)["step"], str(state.legal_actions()[0]).split()[0]
+('discard-1', 'discard')
+
+Events (``Event.kind``: public args; *secret* args go only to the seats named):
+
+- ``round-start`` round, dealer, cost, last · ``deal`` seat, count, *cards* (that seat) ·
+  ``step`` step (draw-1, discard-1, draw-2, discard-2, participate, scoring)
+- ``pay`` seat, amount, step, pot · ``short`` seat, chips, cost (K-SHORT-1) · ``stand`` seat, step
+  · ``drop`` seat, step · ``draw`` seat, *card* (the drawer) · ``reshuffle`` cards ·
+  ``pile-empty`` seat · ``discard`` seat, card
+- ``effect`` seat, card (None for an ability), faction (None for a card), kind, timing, name,
+  params · ``blocked`` seat (the blocker), card, owner, blocked (the card), kind · ``void`` seat,
+  card, kind, rule (why it did nothing) · ``target`` seat, target, kind · ``gain`` / ``lose``
+  seat, amount, chips · ``peek`` seat, target, *cards* (the peeker) · ``take`` seat, target,
+  *card* · ``give`` seat, target, *card* · ``swap`` seat, target, *given*, *taken* (the two
+  players; public once the hands are revealed) · ``structure`` seat, card, kind, steps | to ·
+  ``multiplier`` seat, factor · ``double`` seat, card · ``hand-limit`` seat, limit
+- ``reveal`` hands (None for players out of the round), order · ``score`` seat, category, base,
+  bonus, multiplier, total, best · ``pot`` winners, total, pot, share, remainder · ``round-end``
+  round, chips, pot, bank · ``game-over`` winners, chips, rounds, reason
+
+What happens inside ``new_game`` before the first decision (the deal, round 1's payments and
+draws) is kept in ``state.opening``.
+
+Decisions the engine takes where the rules are silent:
+
+- *Nobody can pay*: costs only rise and nobody can hold more than 48 chips, so once no player can
+  pay a round's cost, nobody ever will again. That round is played (everybody short, taking part
+  free) and the game ends after it, like K-END-1. This bounds a game to 49 rounds, content or not.
+- *Short for the round*: a player who cannot pay a draw phase (K-SHORT-1) stays short, with a
+  frozen hand, until the round ends; in phase 2 they may stand or drop, not pay.
+- *Who stays*: the last player in the round cannot drop out (somebody takes the pot); a player
+  who dropped out is out of reach of effects and their hand is never revealed.
+- *Discard exactly*: a player discards down to the hand limit, one card at a time, not further.
+- *K-END-1 "as soon as"*: a player who reaches 0 chips ends the game after the round even if
+  they win chips back in it.
+- *Effects*: each card's effect resolves at most once per round (a card drawn again after a
+  reshuffle does not trigger twice); effects reach only players still in the round; gains come
+  from the bank as far as it holds chips, losses go to it; a taken or swapped-for card is drawn
+  at random from the hand; dealt cards trigger nothing; a block window asks every other player
+  in the round, clockwise from the effect's owner, whether or not they hold a block card, and a
+  block cannot be blocked; a faction ability costs one action chip, which does not come back.
+- *Scoring*: K-SCORE-4's "player order" is the evaluation order of K-SCORE-1, fixed at the
+  reveal by the printed hands (identical hands: seat order from the dealer's left); a player
+  with more than one final-scoring effect chooses the order (so, which structure change or
+  multiplier counts); each player's total is locked at the end of their turn; the card bonus
+  counts printed ranks (set-rank is for the poker evaluation only); the bonus cap applies after
+  doubling; fewer than five cards score pairs and sets only; five of a kind (a set-rank change)
+  counts as four of a kind; "category higher" stops at royal flush.
+- *Dealing*: the start dealer and the factions are drawn by the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action, parse_action
+from .bench import decisions_per_sec, evaluator_benchmark
+from .config import Config
+from .scoring import Result
+from .setup import new_game
+from .state import State
+
+__all__ = [
+    "GAME",
+    "Action",
+    "Apokerlypse",
+    "Config",
+    "Result",
+    "State",
+    "decisions_per_sec",
+    "evaluator_benchmark",
+    "new_game",
+    "parse_action",
+]
+
+
+class Apokerlypse:
+    name = "apokerlypse"
+    version = "1"
+
+    def config_from_json(self, data: Any) -> Config:
+        return Config.from_json(data)
+
+    def new_game(self, config: Config, seed: int) -> State:
+        return new_game(config, seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+
+GAME = Apokerlypse()

@@ -1,0 +1,76 @@
+"""Actions: small immutable values with a text notation that parses back.
+
+Every decision is short; an effect that needs choices asks for them one at a time::
+
+    pay              pay the round's cost: draw in phase 2, take part in the final scoring
+    stand            stay in without paying (phase 2: draw nothing; phase 3: KD-ROUND-1)
+    drop             drop out of the round (K-ROUND-3, K-ROUND-4)
+    discard 7h       discard a card down to the hand limit (K-ROUND-2)
+    use 7h           resolve a card's effect (timing any, or final in your scoring turn)
+    ability          use your faction's ability (K-SCORE-5)
+    done             end your scoring turn (only optional uses left)
+    target p2        the player an effect aims at
+    give 7h          the card to give (give effect) …
+    swap 7h          … or to swap away (swap effect)
+    block 7s         answer another player's card effect with a block card (K-SCORE-6) …
+    allow            … or let it resolve
+
+>>> a = parse_action("discard 10H")
+>>> str(a), a == parse_action(str(a))
+('discard Th', True)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from apokalypse.engine.errors import NotationError
+
+from .cards import CODES, parse_card
+
+_NO_ARG = ("pay", "stand", "drop", "ability", "done", "allow")
+_CARD_ARG = ("discard", "use", "give", "swap", "block")
+_SEAT_ARG = ("target",)
+VERBS = _NO_ARG + _CARD_ARG + _SEAT_ARG
+
+
+class Action(NamedTuple):
+    verb: str
+    card: int = -1
+    seat: int = -1
+
+    def __str__(self) -> str:
+        if self.verb in _CARD_ARG:
+            return f"{self.verb} {CODES[self.card]}"
+        if self.verb in _SEAT_ARG:
+            return f"{self.verb} p{self.seat + 1}"
+        return self.verb
+
+
+PAY, STAND, DROP = Action("pay"), Action("stand"), Action("drop")
+ABILITY, DONE, ALLOW = Action("ability"), Action("done"), Action("allow")
+
+
+def parse_action(text: str) -> Action:
+    """Parse the notation above; raises :class:`NotationError` naming what is wrong."""
+    words = text.strip().split()
+    if not words:
+        raise NotationError("empty action")
+    verb, args = words[0].lower(), words[1:]
+    if verb not in VERBS:
+        raise NotationError(f"{text!r}: unknown verb {verb!r} (one of {', '.join(VERBS)})")
+    want = 0 if verb in _NO_ARG else 1
+    if len(args) != want:
+        raise NotationError(f"{text!r}: {verb!r} takes {want} argument(s), got {len(args)}")
+    if verb in _NO_ARG:
+        return Action(verb)
+    arg = args[0]
+    if verb in _CARD_ARG:
+        try:
+            return Action(verb, card=parse_card(arg))
+        except ValueError as exc:
+            raise NotationError(f"{text!r}: {exc}") from None
+    low = arg.lower()
+    if len(low) < 2 or low[0] != "p" or not low[1:].isdigit() or int(low[1:]) < 1:
+        raise NotationError(f"{text!r}: {arg!r} is not a seat (p1, p2, …)")
+    return Action(verb, seat=int(low[1:]) - 1)

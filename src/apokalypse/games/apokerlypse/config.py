@@ -1,0 +1,80 @@
+"""Game configuration: player count, the two rule texts' variants (KV-…) and the content."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from apokalypse.engine.errors import ConfigError
+
+from .content import Content, load_content
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # K-SETUP-1
+TABLES = ("full", "short")  # KV-TABLE: the full rules (default) or the short rules
+
+# K-SCORE-2 base points by category, high card … royal flush.
+BASE_POINTS = {
+    "full": (0, 2, 5, 9, 14, 18, 25, 40, 60, 70),
+    "short": (2, 5, 9, 14, 20, 25, 35, 55, 75, 95),
+}
+BONUS_CAP = 10  # KV-BONUS-CAP (short rules)
+
+
+@dataclass(frozen=True)
+class Config:
+    """``players`` 2–4; ``table`` "full" or "short" (KV-TABLE); ``bonus_cap`` caps the card bonus
+    at 10 (KV-BONUS-CAP); ``content`` "plain", "example" or a content file's text (KD-SETUP-1),
+    stored as given so that a record carries its own content."""
+
+    players: int = 4
+    table: str = "full"
+    bonus_cap: bool = False
+    content: str = "plain"
+
+    def __post_init__(self) -> None:
+        if (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)
+            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise ConfigError(
+                f"K-SETUP-1: Apokerlypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
+                f" not {self.players!r}"
+            )
+        if self.table not in TABLES:
+            raise ConfigError(f"KV-TABLE: table must be 'full' or 'short', not {self.table!r}")
+        if not isinstance(self.bonus_cap, bool):
+            raise ConfigError("KV-BONUS-CAP: bonus_cap must be true or false")
+        if not isinstance(self.content, str):
+            raise ConfigError("KD-SETUP-1: content must be 'plain', 'example' or a file's text")
+        load_content(self.content)  # fail now, not mid-game: the content must parse
+
+    @property
+    def rules_content(self) -> Content:
+        return load_content(self.content)
+
+    @property
+    def base_points(self) -> tuple[int, ...]:
+        return BASE_POINTS[self.table]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "table": self.table,
+            "bonus_cap": self.bonus_cap,
+            "content": self.content,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Config:
+        if not isinstance(data, dict):
+            raise ConfigError("config must be an object")
+        unknown = set(data) - {"players", "table", "bonus_cap", "content"}
+        if unknown:
+            raise ConfigError(f"config has unknown field(s): {', '.join(sorted(unknown))}")
+        return cls(
+            players=data.get("players", 4),
+            table=data.get("table", "full"),
+            bonus_cap=data.get("bonus_cap", False),
+            content=data.get("content", "plain"),
+        )

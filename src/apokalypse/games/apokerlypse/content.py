@@ -1,0 +1,256 @@
+"""Card effects and faction abilities as content (KD-SETUP-1).
+
+The rulebook says every card carries an effect and every faction an ability, but prints none of
+them. The engine therefore reads them from a TOML content file: ``data/plain.toml`` (the default,
+the plain game without effects) or ``data/example.toml`` (made-up example content exercising every
+effect kind), or the text of a designer's own file. A file is parsed and checked once; every error
+names the entry and the field. The *limits* on effects (K-SCORE-4/6: one structure change and one
+multiplier per player, blocks never hit faction abilities) are the engine's, not the content's.
+
+Entries::
+
+    [card.7h]                   # any card code: 2–9, T, J, Q, K, A + s, h, d, c
+    timing = "draw"             # draw | discard | final | any
+    kind = "gain"               # see KINDS
+    amount = 2                  # the kind's parameters
+    name = "Hidden cache"       # optional label for humans
+
+    [faction.military]          # military (♠), civilians (♥), plunderers (♦), zombies (♣)
+    name = "Military"           # optional label
+    action_chips = [1, 2, 2]    # with 2, 3 and 4 players (K-SETUP-2)
+    ability = { timing = "any", kind = "take" }
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from apokalypse.engine.errors import DataFileError
+
+from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit
+
+TIMINGS = ("draw", "discard", "final", "any")
+WHO = ("self", "others", "all", "one")
+
+# kind → {parameter: (type, low, high, default)}; default None means required.
+_INT = "int"
+KINDS: dict[str, dict[str, tuple[str, int, int, Any]]] = {
+    "category-up": {"steps": (_INT, 1, 9, 1)},
+    "set-suit": {"to": ("suit", 0, 0, None)},
+    "set-rank": {"to": ("rank", 0, 0, None)},
+    "multiplier": {"factor": (_INT, 2, 10, None)},
+    "counts-double": {},
+    "block": {},
+    "gain": {"amount": (_INT, 1, 48, None), "who": ("who", 0, 0, "self")},
+    "lose": {"amount": (_INT, 1, 48, None), "who": ("who", 0, 0, "one")},
+    "take": {"count": (_INT, 1, 5, 1)},
+    "give": {"count": (_INT, 1, 5, 1)},
+    "swap": {},
+    "peek": {},
+    "hand-limit": {"extra": (_INT, 1, 5, 1)},
+}
+STRUCTURE_KINDS = frozenset({"category-up", "set-suit", "set-rank"})  # K-SCORE-4
+CARD_ONLY_KINDS = frozenset({"block", "set-suit", "set-rank", "counts-double"})  # need a card
+ABILITY_TIMINGS = ("any", "final")  # K-SCORE-5: "any time unless stated"
+ACTION_CHIPS_DEFAULT = (1, 2, 2)  # K-SETUP-2, for 2, 3 and 4 players
+ACTION_CHIPS_TOTAL = 16  # K-SETUP-1
+_MAX_CHIPS = ACTION_CHIPS_TOTAL // len(FACTIONS)  # so four factions never exceed the box
+PACKAGED = ("plain", "example")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One card effect or faction ability. ``to`` is a rank (set-rank) or suit (set-suit)."""
+
+    kind: str
+    timing: str
+    amount: int = 0
+    who: str = "self"
+    count: int = 1
+    steps: int = 1
+    factor: int = 1
+    to: int = -1
+    extra: int = 0
+    name: str = ""
+
+    @property
+    def is_structure(self) -> bool:
+        return self.kind in STRUCTURE_KINDS
+
+    def params(self) -> dict[str, Any]:
+        """The kind's parameters as plain data (events and observations)."""
+        out: dict[str, Any] = {}
+        for field in KINDS[self.kind]:
+            value = getattr(self, field)
+            if self.kind == "set-suit":
+                value = SUITS[value]
+            elif self.kind == "set-rank":
+                value = RANKS[value]
+            out[field] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    name: str
+    ability: Effect | None
+    action_chips: tuple[int, int, int]  # with 2, 3, 4 players
+
+    def chips_for(self, players: int) -> int:
+        return self.action_chips[players - 2]
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    name: str
+    effects: tuple[Effect | None, ...]  # effects[card]
+    factions: tuple[Faction, ...]  # factions[suit]: ♠ military, ♥ civilians, ♦ …, ♣ …
+    has_blocks: bool  # whether block windows open at all (public: the content is public)
+
+
+def _param(entry: dict[str, Any], field: str, spec: tuple[str, int, int, Any], where: str) -> Any:
+    kind, low, high, default = spec
+    value = entry.get(field, default)
+    if value is None:
+        raise DataFileError(f"{where}: field '{field}' is missing")
+    try:
+        if kind == _INT:
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"must be a whole number {low}–{high}")
+            return value
+        if not isinstance(value, str):
+            raise ValueError("must be text")
+        if kind == "suit":
+            return parse_suit(value)
+        if kind == "rank":
+            return parse_rank(value)
+        if value not in WHO:
+            raise ValueError(f"must be one of {', '.join(WHO)}")
+        return value
+    except ValueError as exc:
+        raise DataFileError(f"{where}: field '{field}' {_clean(exc)}") from None
+
+
+def _clean(exc: ValueError) -> str:
+    text = str(exc)
+    return text if text.startswith("must") else f"is wrong: {text}"
+
+
+def parse_effect(entry: Any, where: str, ability: bool = False) -> Effect:
+    """One effect table, checked field by field."""
+    if not isinstance(entry, dict):
+        raise DataFileError(f"{where}: must be a table")
+    timing = entry.get("timing")
+    if timing is None:
+        raise DataFileError(f"{where}: field 'timing' is missing")
+    allowed = ABILITY_TIMINGS if ability else TIMINGS
+    if timing not in allowed:
+        raise DataFileError(f"{where}: field 'timing' must be one of {', '.join(allowed)}")
+    kind = entry.get("kind")
+    if kind is None:
+        raise DataFileError(f"{where}: field 'kind' is missing")
+    if kind not in KINDS:
+        raise DataFileError(f"{where}: field 'kind' {kind!r} is not one of {', '.join(KINDS)}")
+    if ability and kind in CARD_ONLY_KINDS:
+        raise DataFileError(
+            f"{where}: field 'kind' {kind!r} acts on a card and cannot be a faction ability"
+        )
+    if kind == "block" and timing != "any":
+        raise DataFileError(f"{where}: field 'timing' of a block must be 'any' (it answers others)")
+    params = KINDS[kind]
+    unknown = set(entry) - {"timing", "kind", "name", *params}
+    if unknown:
+        field = sorted(unknown)[0]
+        raise DataFileError(f"{where}: field '{field}' is not a parameter of {kind!r}")
+    name = entry.get("name", "")
+    if not isinstance(name, str):
+        raise DataFileError(f"{where}: field 'name' must be text")
+    values = {field: _param(entry, field, spec, where) for field, spec in params.items()}
+    return Effect(kind, timing, name=name, **values)
+
+
+def _faction(entry: Any, suit: int, where: str) -> Faction:
+    if not isinstance(entry, dict):
+        raise DataFileError(f"{where}: must be a table")
+    unknown = set(entry) - {"name", "ability", "action_chips"}
+    if unknown:
+        raise DataFileError(f"{where}: field '{sorted(unknown)[0]}' is not a faction field")
+    name = entry.get("name", FACTIONS[suit])
+    if not isinstance(name, str):
+        raise DataFileError(f"{where}: field 'name' must be text")
+    chips = entry.get("action_chips", list(ACTION_CHIPS_DEFAULT))
+    if (
+        not isinstance(chips, list)
+        or len(chips) != 3
+        or not all(
+            isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= _MAX_CHIPS for c in chips
+        )
+    ):
+        raise DataFileError(
+            f"{where}: field 'action_chips' must list three whole numbers 0–4 (for 2, 3 and 4"
+            f" players; {ACTION_CHIPS_TOTAL} action chips for four factions, K-SETUP-1)"
+        )
+    ability = entry.get("ability")
+    effect = None if ability is None else parse_effect(ability, f"{where}.ability", True)
+    return Faction(name, effect, (chips[0], chips[1], chips[2]))
+
+
+def parse_content(text: str, source: str = "content file") -> Content:
+    """Parse and check a content file's text; errors name the entry and the field."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{source}: not valid TOML ({exc})") from None
+    unknown = set(data) - {"content", "card", "faction"}
+    if unknown:
+        raise DataFileError(f"{source}: unknown section '{sorted(unknown)[0]}'")
+    meta = data.get("content", {})
+    if not isinstance(meta, dict) or not isinstance(meta.get("name", "custom"), str):
+        raise DataFileError(f"{source}: [content] must be a table whose 'name' is text")
+    cards = data.get("card", {})
+    if not isinstance(cards, dict):
+        raise DataFileError(f"{source}: 'card' must be a table of [card.<code>] entries")
+    effects: list[Effect | None] = [None] * len(CODES)
+    for key, entry in cards.items():
+        where = f"{source}: card {key!r}"
+        try:
+            card = parse_card(key)
+        except ValueError as exc:
+            raise DataFileError(f"{where}: {exc}") from None
+        if effects[card] is not None:
+            raise DataFileError(f"{where}: card {CODES[card]} has a second entry")
+        effects[card] = parse_effect(entry, where)
+    factions_in = data.get("faction", {})
+    if not isinstance(factions_in, dict):
+        raise DataFileError(f"{source}: 'faction' must be a table of [faction.<name>] entries")
+    for key in factions_in:
+        if key not in FACTIONS:
+            raise DataFileError(
+                f"{source}: faction {key!r} is not one of {', '.join(FACTIONS)} (K-SETUP-1)"
+            )
+    factions = tuple(
+        _faction(factions_in.get(name, {}), suit, f"{source}: faction {name!r}")
+        for suit, name in enumerate(FACTIONS)
+    )
+    has_blocks = any(e is not None and e.kind == "block" for e in effects)
+    return Content(meta.get("name", "custom"), tuple(effects), factions, has_blocks)
+
+
+@lru_cache(maxsize=4)
+def packaged_text(name: str) -> str:
+    return resources.files(__package__).joinpath(f"data/{name}.toml").read_text("utf-8")
+
+
+def content_text(spec: str) -> str:
+    """``"plain"`` / ``"example"`` name a packaged file; anything else is a file's text."""
+    return packaged_text(spec) if spec in PACKAGED else spec
+
+
+@lru_cache(maxsize=16)
+def load_content(spec: str) -> Content:
+    source = f"content {spec!r}" if spec in PACKAGED else "content file"
+    return parse_content(content_text(spec), source)

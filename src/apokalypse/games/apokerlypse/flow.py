@@ -1,0 +1,309 @@
+"""The dealer round (K-ROUND, K-SHORT, KD-END-2): who pays, draws, discards, drops out.
+
+:func:`advance` runs every automatic step (mandatory payments, draws, skipped seats) until a
+player must decide or the game is over; the decisions of the round (phase 2 stake, discarding,
+phase 3 participation, the scoring turn) are answered by :func:`flow_apply`. Effects interrupt
+the flow by pushing frames (:mod:`.effects`); the flow resumes where it stood.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.events import Event
+
+from . import effects, knowledge, scoring
+from .actions import DONE, DROP, PAY, STAND, Action
+from .cards import CODES, HAND_SIZE, codes
+from .pending import (
+    DISCARD_1,
+    DISCARD_2,
+    DRAW_1,
+    PARTICIPATE,
+    SCORING,
+    STAKE_2,
+    STEP_NAMES,
+    Flow,
+    GameOver,
+)
+from .scoring import NO_MODS
+
+if TYPE_CHECKING:
+    from .state import State
+
+DRAWS = 2  # K-ROUND-2: two cards, one after another
+
+
+def seat_at(s: State, pos: int) -> int:
+    """Seats in round order: clockwise from the dealer's left (K-ROUND-2)."""
+    return (s.dealer + 1 + pos) % s.n
+
+
+# --- rounds ---------------------------------------------------------------------------------
+
+
+def start_round(s: State, events: list[Event], first: bool = False) -> None:
+    """KD-END-2: the dealer passes clockwise; every card is shuffled together; five each."""
+    n = s.n
+    s.round += 1
+    if not first:
+        s.dealer = (s.dealer + 1) % n
+    pile = s.pile
+    for cards in (*s.hands, *s.discards):
+        pile.extend(cards)
+        cards.clear()
+    pile.sort()  # a shuffle of a canonical order: the result depends on the seed only
+    s.rng.shuffle(pile)
+    s.in_round = [True] * n
+    s.short = [False] * n
+    s.ability_used = [False] * n
+    s.used = set()
+    s.mods = [NO_MODS] * n
+    knowledge.reset(s)
+    s.revealed = False
+    s.order = ()
+    s.scores = [None] * n
+    s.zero = False
+    # Costs only rise and nobody can hold more than the 48 chips: once nobody can pay, nobody
+    # ever will, so this round is the last (the engine's end rule, see the package notes).
+    s.last_round = max(s.chips) < s.cost
+    events.append(
+        Event(
+            "round-start",
+            {"round": s.round, "dealer": s.dealer, "cost": s.cost, "last": s.last_round},
+        )
+    )
+    for _ in range(HAND_SIZE):
+        for pos in range(n):
+            s.hands[seat_at(s, pos)].append(pile.pop())
+    for seat in range(n):
+        hand = codes(s.hands[seat])
+        events.append(
+            Event("deal", {"seat": seat, "count": len(hand)}, {"cards": hand}, frozenset({seat}))
+        )
+    s.flow = Flow(DRAW_1, 0)
+
+
+def pay(s: State, seat: int, events: list[Event]) -> None:
+    s.take_chips(seat, s.cost)
+    s.pot += s.cost
+    step = STEP_NAMES[s.flow.step] if type(s.flow) is Flow else ""
+    events.append(Event("pay", {"seat": seat, "amount": s.cost, "step": step, "pot": s.pot}))
+
+
+def make_short(s: State, seat: int, events: list[Event]) -> None:
+    """K-SHORT-1: cannot pay the full cost; draws nothing, keeps the hand for the round."""
+    if not s.short[seat]:
+        s.short[seat] = True
+        events.append(Event("short", {"seat": seat, "chips": s.chips[seat], "cost": s.cost}))
+
+
+def draw_card(s: State, seat: int, events: list[Event]) -> int:
+    """One card from the draw pile; an empty pile is refilled from the discard piles
+    (KD-END-2). Returns -1 when no card is left anywhere outside the hands."""
+    if not s.pile:
+        for pile in s.discards:
+            s.pile.extend(pile)
+            pile.clear()
+        if not s.pile:
+            events.append(Event("pile-empty", {"seat": seat}))
+            return -1
+        s.pile.sort()
+        s.rng.shuffle(s.pile)
+        events.append(Event("reshuffle", {"cards": len(s.pile)}))
+    card = s.pile.pop()
+    s.hands[seat].append(card)
+    events.append(Event("draw", {"seat": seat}, {"card": CODES[card]}, frozenset({seat})))
+    return card
+
+
+# --- the automatic part ---------------------------------------------------------------------
+
+
+def advance(s: State, events: list[Event]) -> None:
+    """Run automatic steps until somebody must decide (or the game is over)."""
+    while not s.stack:
+        flow = s.flow
+        if isinstance(flow, GameOver):
+            return
+        if flow.step == SCORING:
+            if _scoring(s, flow, events):
+                return
+            continue
+        if flow.pos >= s.n:
+            _next_step(s, flow.step, events)
+            continue
+        seat = seat_at(s, flow.pos)
+        step = flow.step
+        if not s.in_round[seat]:
+            s.flow = Flow(step, flow.pos + 1)
+        elif flow.draws >= 0:
+            _draw(s, flow, seat, events)
+        elif step == DRAW_1:
+            if s.chips[seat] >= s.cost:  # K-ROUND-2: whoever can pay must pay
+                pay(s, seat, events)
+                s.flow = flow._replace(draws=DRAWS)
+            else:
+                make_short(s, seat, events)
+                s.flow = Flow(step, flow.pos + 1)
+        elif step in (DISCARD_1, DISCARD_2):
+            if not s.short[seat] and len(s.hands[seat]) > s.hand_limit(seat):
+                return
+            s.flow = Flow(step, flow.pos + 1)
+        else:  # STAKE_2, PARTICIPATE: a decision
+            if step == STAKE_2 and s.chips[seat] < s.cost:
+                make_short(s, seat, events)  # K-ROUND-3: no chips, no cards
+            return
+
+
+def _draw(s: State, flow: Flow, seat: int, events: list[Event]) -> None:
+    if flow.draws == 0:
+        s.flow = Flow(flow.step, flow.pos + 1)
+        return
+    s.flow = flow._replace(draws=flow.draws - 1)
+    card = draw_card(s, seat, events)
+    if card < 0:
+        s.flow = Flow(flow.step, flow.pos + 1)
+        return
+    effect = s.content.effects[card]
+    if effect is not None and effect.timing == "draw" and card not in s.used:
+        effects.trigger(s, seat, card, effect, events)  # K-ROUND-2: announced, resolved at once
+
+
+def _next_step(s: State, step: int, events: list[Event]) -> None:
+    events.append(Event("step", {"step": STEP_NAMES[step + 1]}))
+    if step == PARTICIPATE:
+        scoring.reveal(s, events)
+        s.flow = Flow(SCORING, 0)
+    else:
+        s.flow = Flow(step + 1, 0)
+
+
+def _scoring(s: State, flow: Flow, events: list[Event]) -> bool:
+    """One player's scoring turn; True when they have a choice to make."""
+    if flow.pos >= len(s.order):
+        scoring.payout(s, events)
+        if s.zero or s.last_round:
+            scoring.end_game(s, events)
+        else:
+            start_round(s, events)
+        return False
+    seat = s.order[flow.pos]
+    finals = effects.final_uses(s, seat)
+    optional = effects.optional_uses(s, seat, final=True)
+    if optional or len(finals) > 1:
+        return True
+    if finals:  # one effect and nothing to choose: it resolves by itself
+        card = finals[0].card
+        effect = s.content.effects[card]
+        assert effect is not None
+        effects.trigger(s, seat, card, effect, events)
+        return False
+    scoring.lock(s, seat, events)
+    s.flow = Flow(SCORING, flow.pos + 1)
+    return False
+
+
+# --- decisions ------------------------------------------------------------------------------
+
+
+def _can_drop(s: State) -> bool:
+    """The last player in the round stays in: somebody must take the pot."""
+    return s.in_round.count(True) > 1
+
+
+def flow_legal(s: State, flow: Flow) -> list[Action]:
+    step = flow.step
+    if step == SCORING:
+        seat = s.order[flow.pos]
+        finals = effects.final_uses(s, seat)
+        optional = effects.optional_uses(s, seat, final=True)
+        return [*finals, *optional] if finals else [DONE, *optional]
+    seat = seat_at(s, flow.pos)
+    extra = effects.optional_uses(s, seat)
+    drop = [DROP] if _can_drop(s) else []
+    if step in (DISCARD_1, DISCARD_2):
+        return [*(Action("discard", c) for c in sorted(s.hands[seat])), *extra]
+    if step == STAKE_2:
+        first = PAY if s.chips[seat] >= s.cost and not s.short[seat] else STAND
+        return [first, STAND, *drop, *extra] if first is PAY else [STAND, *drop, *extra]
+    # PARTICIPATE: with chips you pay to take part; without enough, free (KD-ROUND-1)
+    return [PAY if s.chips[seat] >= s.cost else STAND, *drop, *extra]
+
+
+def flow_apply(s: State, flow: Flow, action: Action) -> list[Event]:
+    events: list[Event] = []
+    verb = action.verb
+    seat = s.to_act
+    if verb == "use" or verb == "ability":
+        effects.use(s, seat, action, events)
+        return events
+    step = flow.step
+    if step == SCORING:  # "done"
+        scoring.lock(s, seat, events)
+        s.flow = Flow(SCORING, flow.pos + 1)
+        return events
+    if verb == "discard":
+        _discard(s, seat, action.card, events)
+        return events
+    if verb == "drop":
+        s.in_round[seat] = False
+        events.append(Event("drop", {"seat": seat, "step": STEP_NAMES[step]}))
+        s.flow = Flow(step, flow.pos + 1)
+        return events
+    if verb == "pay":
+        pay(s, seat, events)
+        s.flow = flow._replace(draws=DRAWS) if step == STAKE_2 else Flow(step, flow.pos + 1)
+        return events
+    # stand
+    if step == PARTICIPATE:
+        make_short(s, seat, events)  # KD-ROUND-1: takes part without paying, as K-SHORT-1
+    events.append(Event("stand", {"seat": seat, "step": STEP_NAMES[step]}))
+    s.flow = Flow(step, flow.pos + 1)
+    return events
+
+
+def _discard(s: State, seat: int, card: int, events: list[Event]) -> None:
+    s.hands[seat].remove(card)
+    knowledge.forget(s, card)
+    s.discards[seat].append(card)
+    events.append(Event("discard", {"seat": seat, "card": CODES[card]}))
+    effect = s.content.effects[card]
+    if effect is not None and effect.timing == "discard" and card not in s.used:
+        effects.trigger(s, seat, card, effect, events)  # K-ROUND-2: resolves at once
+
+
+def explain_flow(s: State, flow: Flow, action: Action) -> None:
+    """Raise the refusal for an action outside the legal list of a flow decision."""
+    verb = action.verb
+    seat = s.to_act
+    step = flow.step
+    if verb in ("use", "ability"):
+        effects.explain_use(s, seat, action, step == SCORING)
+    if step == SCORING:
+        if verb == "done":
+            raise IllegalAction(
+                "K-SCORE-4", "your final-scoring card effects must resolve first ('use <card>')"
+            )
+        raise IllegalAction("K-SCORE-1", "in your scoring turn: 'use <card>', 'ability' or 'done'")
+    if step in (DISCARD_1, DISCARD_2):
+        if verb != "discard":
+            raise IllegalAction("K-ROUND-2", f"discard down to {s.hand_limit(seat)} cards first")
+        raise IllegalAction("K-ROUND-2", f"you hold no {CODES[action.card]}")
+    rule = "K-ROUND-3" if step == STAKE_2 else "K-ROUND-4"
+    if verb == "drop":
+        raise IllegalAction(rule, "the last player in the round cannot drop out")
+    if verb == "pay":
+        if step == PARTICIPATE:
+            raise IllegalAction("KD-ROUND-1", f"you cannot pay {s.cost}; take part free: 'stand'")
+        if s.short[seat]:
+            raise IllegalAction("K-SHORT-1", "you are short this round: your hand stays as it is")
+        raise IllegalAction(
+            "K-SHORT-1",
+            f"you cannot pay {s.cost} chips this round; chips are never lent or paid later",
+        )
+    if verb == "stand" and step == PARTICIPATE:
+        raise IllegalAction("K-ROUND-4", f"a player with chips pays {s.cost} to take part")
+    what = "pay, stand or drop" if step == STAKE_2 else "pay (or stand without chips) or drop"
+    raise IllegalAction(rule, f"now you {what}, not {verb!r}")

@@ -1,0 +1,124 @@
+"""Effects as content (KD-SETUP-1): the packaged files, custom files, and validation errors that
+name the entry and the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from apokalypse.engine.errors import ConfigError, DataFileError
+from apokalypse.games.apokerlypse import Config
+from apokalypse.games.apokerlypse.cards import FACTIONS, parse_card
+from apokalypse.games.apokerlypse.content import (
+    KINDS,
+    TIMINGS,
+    load_content,
+    packaged_text,
+    parse_content,
+)
+from tests.apokerlypse.builders import content_with, new
+
+
+def test_kd_setup_1_plain_content_is_the_default_and_has_no_effects() -> None:
+    """KD-SETUP-1: the default content is the plain game: no card effects, no abilities."""
+    assert Config().content == "plain"
+    plain = load_content("plain")
+    assert all(e is None for e in plain.effects)
+    assert all(f.ability is None for f in plain.factions)
+    assert not plain.has_blocks
+    assert [f.action_chips for f in plain.factions] == [(1, 2, 2)] * 4
+
+
+def test_kd_setup_1_example_content_is_marked_and_exercises_every_kind() -> None:
+    """KD-SETUP-1: the example file says it is example content and uses every effect kind, every
+    timing and one ability per faction."""
+    text = packaged_text("example")
+    assert "EXAMPLE CONTENT" in text.splitlines()[1]
+    assert "NOT THE REAL" in text.splitlines()[1]
+    example = load_content("example")
+    used = {e.kind for e in example.effects if e is not None}
+    used |= {f.ability.kind for f in example.factions if f.ability is not None}
+    assert used == set(KINDS)
+    assert {e.timing for e in example.effects if e is not None} == set(TIMINGS)
+    assert all(f.ability is not None for f in example.factions)
+    assert [f.name for f in example.factions] == ["Military", "Civilians", "Plunderers", "Zombies"]
+
+
+def test_kd_setup_1_custom_content_text_plays_and_is_kept_in_the_config() -> None:
+    text = content_with('[card.2c]\ntiming = "draw"\nkind = "gain"\namount = 3\n')
+    s = new(2, content=text)
+    assert s.content.effects[parse_card("2c")] is not None
+    assert Config.from_json(s.config.to_json()) == s.config
+    assert s.config.to_json()["content"] == text
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('[card.1x]\ntiming = "draw"\nkind = "gain"\namount = 1\n', "card '1x'"),
+        ("[card.7h]\nkind = 'gain'\namount = 1\n", "card '7h': field 'timing' is missing"),
+        ("[card.7h]\ntiming = 'soon'\nkind = 'gain'\n", "card '7h': field 'timing' must be"),
+        ("[card.7h]\ntiming = 'draw'\n", "card '7h': field 'kind' is missing"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'joker'\n", "card '7h': field 'kind' 'joker'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'gain'\n", "card '7h': field 'amount' is missing"),
+        (
+            "[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = 0\n",
+            "card '7h': field 'amount' must be a whole number 1–48",
+        ),
+        (
+            "[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = 1\nwho = 'god'\n",
+            "card '7h': field 'who' must be one of",
+        ),
+        (
+            "[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = 1\nfactor = 2\n",
+            "card '7h': field 'factor' is not a parameter of 'gain'",
+        ),
+        (
+            "[card.7h]\ntiming = 'final'\nkind = 'set-suit'\nto = 'x'\n",
+            "card '7h': field 'to' is wrong",
+        ),
+        ("[card.7h]\ntiming = 'final'\nkind = 'block'\n", "card '7h': field 'timing' of a block"),
+        (
+            "[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = 1\n"
+            "[card.7H]\ntiming = 'draw'\nkind = 'gain'\namount = 1\n",
+            "card '7H': card 7h has a second entry",
+        ),
+        ("[faction.robots]\nname = 'Robots'\n", "faction 'robots' is not one of"),
+        (
+            "[faction.zombies]\naction_chips = [1, 2]\n",
+            "faction 'zombies': field 'action_chips' must list three",
+        ),
+        (
+            "[faction.zombies]\nability = { timing = 'draw', kind = 'gain', amount = 1 }\n",
+            "faction 'zombies'.ability: field 'timing' must be one of any, final",
+        ),
+        (
+            "[faction.zombies]\nability = { timing = 'any', kind = 'block' }\n",
+            "faction 'zombies'.ability: field 'kind' 'block' acts on a card",
+        ),
+        ("[faction.zombies]\ncolour = 'green'\n", "faction 'zombies': field 'colour'"),
+        ("[cards.7h]\n", "unknown section 'cards'"),
+        ("[card.7h\n", "not valid TOML"),
+    ],
+)
+def test_kd_setup_1_malformed_content_names_entry_and_field(body: str, message: str) -> None:
+    with pytest.raises(DataFileError) as info:
+        parse_content(content_with(body))
+    assert message in str(info.value)
+
+
+def test_k_setup_1_action_chips_of_the_factions_fit_the_sixteen_in_the_box() -> None:
+    """K-SETUP-1: 16 action chips for four factions, so at most four each."""
+    body = "".join(f"[faction.{name}]\naction_chips = [1, 2, 4]\n\n" for name in FACTIONS)
+    parse_content(content_with(body))  # 4 × 4 = 16: fits
+    five = body.replace(
+        "[faction.zombies]\naction_chips = [1, 2, 4]", "[faction.zombies]\naction_chips = [1, 2, 5]"
+    )
+    with pytest.raises(DataFileError, match=r"faction 'zombies': field 'action_chips'.*16"):
+        parse_content(content_with(five))
+
+
+def test_a_bad_content_in_the_config_is_refused_at_once() -> None:
+    with pytest.raises(DataFileError):
+        Config(players=2, content="[card.7h]\ntiming = 'x'\n")
+    with pytest.raises(ConfigError):
+        Config.from_json({"players": 2, "content": 3})

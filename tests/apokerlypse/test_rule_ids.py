@@ -1,0 +1,64 @@
+"""Every rule id of ``shared/rules/apokerlypse.md`` is named by a test that checks it (in the
+test's name or docstring), as ARCHITECTURE asks: ``test_k_score_7_…`` checks K-SCORE-7."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+RULE_IDS = (
+    "K-SETUP-1",
+    "K-SETUP-2",
+    "KD-SETUP-1",
+    "K-ROUND-1",
+    "K-ROUND-2",
+    "K-ROUND-3",
+    "K-ROUND-4",
+    "KD-ROUND-1",
+    "K-SHORT-1",
+    "K-SCORE-1",
+    "K-SCORE-2",
+    "K-SCORE-3",
+    "K-SCORE-4",
+    "K-SCORE-5",
+    "K-SCORE-6",
+    "K-SCORE-7",
+    "KD-SCORE-1",
+    "K-END-1",
+    "KD-END-1",
+    "KD-END-2",
+    "KV-TABLE",
+    "KV-BONUS-CAP",
+)
+MODULES = ("test_content", "test_round", "test_scoring", "test_end", "test_effects")
+ID_PATTERN = re.compile(r"\bK[DV]?-[A-Z]+(?:-[A-Z]+)*(?:-\d+)?")
+RULES_FILE = Path(__file__).resolve().parents[3] / "shared" / "rules" / "apokerlypse.md"
+
+
+def _named() -> str:
+    """Test names (as ids: ``test_k_score_7_x`` → ``K-SCORE-7-X``) and docstrings."""
+    text = []
+    for module in MODULES:
+        mod = importlib.import_module(f"tests.apokerlypse.{module}")
+        for name, fn in inspect.getmembers(mod, inspect.isfunction):
+            if name.startswith("test_"):
+                text.append(name[5:].upper().replace("_", "-"))
+                text.append(fn.__doc__ or "")
+    return "\n".join(text)
+
+
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_every_rule_id_has_a_test(rule: str) -> None:
+    assert re.search(rf"(?<![A-Z-]){re.escape(rule)}(?![0-9])", _named()), rule
+
+
+def test_the_list_matches_the_rules_reference() -> None:
+    if not RULES_FILE.exists():
+        pytest.skip("the shared rules reference is not next to this checkout")
+    found = set(ID_PATTERN.findall(RULES_FILE.read_text("utf-8")))
+    sections = {f for f in found if any(g.startswith(f + "-") for g in found)}  # (K-SETUP) …
+    assert found - sections == set(RULE_IDS)
