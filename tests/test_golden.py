@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import GAME, Config
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -26,12 +26,14 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def playthrough(players: int, seed: int) -> str:
-    s = GAME.new_game(Config(players=players), seed)
+def playthrough(name: str, players: int, seed: int, variants: tuple[str, ...] = ()) -> str:
+    game = get_game(name)
+    s = game.new_game(game.config_from_options(players, variants, None), seed)
     rng = Rng(seed)
     viewers: list[int | None] = [*range(players), None]
     last = {v: s.observation(v) for v in viewers}
-    lines = [f"# Apokalypse, {players} players, seed {seed}, uniform random decisions"]
+    extra = f", variants {', '.join(variants)}" if variants else ""
+    lines = [f"# {name}, {players} players, seed {seed}{extra}, uniform random decisions"]
     for v in viewers:
         lines.append(f"{_name(v)} starts: {_compact(last[v])}")
     step = 0
@@ -61,11 +63,19 @@ def _name(viewer: int | None) -> str:
     return "spectator" if viewer is None else f"p{viewer + 1}"
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 2009), (6, 2008)])
-def test_golden_playthrough(players: int, seed: int) -> None:
-    """R-INFO: what each player sees, step by step, is exactly the committed text."""
-    path = GOLDEN / f"apokalypse-{players}p-seed{seed}.txt"
-    text = playthrough(players, seed)
+@pytest.mark.parametrize(
+    ("name", "players", "seed", "variants"),
+    [
+        ("apokalypse", 3, 2009, ()),
+        ("apokalypse", 6, 2008, ()),
+        ("apokerlypse", 3, 15, ("example-content",)),
+    ],
+)
+def test_golden_playthrough(name: str, players: int, seed: int, variants: tuple[str, ...]) -> None:
+    """R-INFO / K-SHORT-1 and effects: what each player sees, step by step, is exactly the
+    committed text."""
+    path = GOLDEN / f"{name}-{players}p-seed{seed}.txt"
+    text = playthrough(name, players, seed, variants)
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(text, "utf-8")
     assert path.exists(), f"missing {path.name}: run with UPDATE_GOLDEN=1 once"

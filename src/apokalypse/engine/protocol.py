@@ -49,7 +49,15 @@ class GameConfig(Protocol):
 class Game(Protocol):
     name: str
     version: str
+    players: tuple[int, int]  # fewest and most players
+    variants: dict[str, str]  # variant name → what it does, for --variant and the docs
 
     def config_from_json(self, data: Any) -> GameConfig: ...
+    def config_from_options(
+        self, players: int, variants: Sequence[str], cards: str | None
+    ) -> GameConfig:
+        """A config from command-line options; ``cards`` is a deck/content file's text."""
+        ...
+
     def new_game(self, config: Any, seed: int) -> GameState: ...
     def parse_action(self, text: str) -> Any: ...

@@ -9,10 +9,12 @@ seeded state. See ``shared/rules/apokalypse.md`` for the rule ids cited througho
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .actions import Action, parse_action
-from .config import Config
+from .cards import DEFAULT_DECK
+from .config import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Config
 from .ending import Result
 from .setup import new_game
 from .state import State
@@ -23,9 +25,19 @@ __all__ = ["GAME", "Action", "Apokalypse", "Config", "Result", "State", "new_gam
 class Apokalypse:
     name = "apokalypse"
     version = "1"
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+
+    def __init__(self) -> None:
+        self.variants = {vid.removeprefix("V-").lower(): text for vid, text in VARIANTS.items()}
 
     def config_from_json(self, data: Any) -> Config:
         return Config.from_json(data)
+
+    def config_from_options(
+        self, players: int, variants: Sequence[str], cards: str | None
+    ) -> Config:
+        """``cards`` is a deck file's text (D-COMP-1); variants by id or short name."""
+        return Config(players, frozenset(variants), cards if cards is not None else DEFAULT_DECK)
 
     def new_game(self, config: Config, seed: int) -> State:
         return new_game(config, seed)

@@ -58,11 +58,14 @@ Decisions the engine takes where the rules are silent:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from apokalypse.engine.errors import ConfigError
 
 from .actions import Action, parse_action
 from .bench import decisions_per_sec, evaluator_benchmark
-from .config import Config
+from .config import MAX_PLAYERS, MIN_PLAYERS, Config
 from .scoring import Result
 from .setup import new_game
 from .state import State
@@ -81,12 +84,47 @@ __all__ = [
 ]
 
 
+VARIANTS = {
+    "short-table": "KV-TABLE: base points from the short rules' table (2, 5, 9, … 95)",
+    "bonus-cap": "KV-BONUS-CAP: at most 10 card-bonus points (short rules)",
+    "example-content": "KD-SETUP-1: play with the shipped EXAMPLE card effects and abilities",
+}
+
+
 class Apokerlypse:
     name = "apokerlypse"
     version = "1"
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+
+    def __init__(self) -> None:
+        self.variants = dict(VARIANTS)
 
     def config_from_json(self, data: Any) -> Config:
         return Config.from_json(data)
+
+    def config_from_options(
+        self, players: int, variants: Sequence[str], cards: str | None
+    ) -> Config:
+        """``cards`` is a content file's text (KD-SETUP-1); variants as in :data:`VARIANTS`."""
+        names = {v.strip().lower().removeprefix("kv-") for v in variants}
+        names = {"short-table" if n == "table=short" else n for n in names}
+        unknown = names - set(VARIANTS)
+        if unknown:
+            raise ConfigError(
+                f"unknown Apokerlypse variant(s) {', '.join(sorted(unknown))}"
+                f" (known: {', '.join(VARIANTS)})"
+            )
+        if cards is not None and "example-content" in names:
+            raise ConfigError("give either a content file or the example-content variant")
+        content = (
+            cards if cards is not None else "example" if "example-content" in names else "plain"
+        )
+        return Config(
+            players=players,
+            table="short" if "short-table" in names else "full",
+            bonus_cap="bonus-cap" in names,
+            content=content,
+        )
 
     def new_game(self, config: Config, seed: int) -> State:
         return new_game(config, seed)
