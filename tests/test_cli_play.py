@@ -31,7 +31,7 @@ except ImportError:
         def choose(self, observation, legal):
             return self.rng.choice(legal)
     module = types.ModuleType("apokalypse.bots")
-    module.make_bot = lambda name, seed: _Stand(seed)
+    module.make_bot = lambda name, seed, game="apokalypse": _Stand(seed)
     sys.modules["apokalypse.bots"] = module
 from apokalypse.cli.main import app
 sys.argv[0] = "apokalypse"
@@ -215,7 +215,6 @@ def run_session(monkeypatch, tmp_path: Path, state, answers: list[str]) -> str:
         path=tmp_path / "game.json",
         humans=frozenset({0, 1, 2}),
         bots={},
-        kinds={},
     )
     session.run()
     return out.getvalue()

@@ -88,7 +88,8 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
 
 def summary(capsys: Any, **kwargs: Any) -> dict[str, Any]:
     args: dict[str, Any] = {
-        **{"games": 5, "players": "2-4", "seed": 3, "bots": "random", "jobs": 1},
+        **{"game": "apokalypse", "games": 5, "players": "2-4", "seed": 3, "bots": "random"},
+        **{"jobs": 1},
         **{"records": None, "json_out": True, "variants": []},
     }
     args.update(kwargs)
@@ -169,3 +170,122 @@ def test_parse_players():
     assert parse_players(" 3-3 ") == [3]
     with pytest.raises(ConfigError):
         parse_players("2-")
+
+
+# --- Apokerlypse ----------------------------------------------------------------------------
+
+
+def test_apokerlypse_json_records_and_verified_replays(tmp_path):
+    records = tmp_path / "records"
+    run = cli(
+        *("simulate", "--game", "apokerlypse", "--games", "6", "--players", "2-4", "--json"),
+        *("--jobs", "2", "--records", str(records), "--bots", "heuristic,random", "--seed", "5"),
+        *("--variant", "example-content"),
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["game"] == "apokerlypse" and data["variants"] == ["example-content"]
+    assert data["games"] == 6 and data["errors"] == 0
+    assert data["decisions"] > 0 and data["seconds"] > 0 and data["decisions_per_sec"] > 0
+    # 2+3+4+2+3+4 seats, heuristic on even seats, random on odd ones.
+    assert data["bots"]["heuristic"]["seats"] == 1 + 2 + 2 + 1 + 2 + 2
+    assert data["bots"]["random"]["seats"] == 1 + 1 + 2 + 1 + 1 + 2
+    for stats in data["bots"].values():
+        assert {"avg_chips", "wins", "win_rate"} <= set(stats) and "avg_total" not in stats
+    assert data["rounds"]["min"] <= data["rounds"]["average"] <= data["rounds"]["max"]
+    assert sum(data["endings"].values()) == 6
+    assert set(data["endings"]) <= {"no-chips", "nobody-can-pay"}
+    assert "cases" not in data and "ethos" not in data
+    files = sorted(records.glob("*.json"))
+    assert len(files) == 6
+    for path in files:
+        record = GameRecord.load(path)
+        assert record.game == "apokerlypse" and record.config["content"] == "example"
+        assert record.result is not None and record.result["chips"]
+        assert _difference(record) is None
+    for path in files[:2]:
+        check = cli("replay", str(path), "--verify")
+        assert check.returncode == 0, check.stderr
+        assert check.stdout.startswith("ok:")
+
+
+def test_apokerlypse_content_file_reaches_the_records(tmp_path):
+    deck = tmp_path / "mine.toml"
+    deck.write_text(
+        '[content]\nname = "mine"\n\n[card.7c]\ntiming = "draw"\nkind = "gain"\namount = 3\n'
+    )
+    records = tmp_path / "r"
+    run = cli(
+        *("simulate", "-g", "apokerlypse", "-n", "2", "--players", "3", "--json"),
+        *("--deck", str(deck), "--records", str(records)),
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["deck"] == str(deck)
+    for path in sorted(records.glob("*.json")):
+        record = GameRecord.load(path)
+        assert record.config["content"] == deck.read_text()
+        assert _difference(record) is None
+
+
+def test_apokerlypse_table_output():
+    run = cli("simulate", "--game", "apokerlypse", "-n", "2", "--players", "2")
+    assert run.returncode == 0, run.stderr
+    assert "2 games, 0 errors" in run.stdout
+    assert "average chips" in run.stdout and "rounds per game" in run.stdout
+    assert "How games ended" in run.stdout and "ethos" not in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--players", "5"], "K-SETUP-1: Apokerlypse is for 2–4 players"),
+        (["--players", "1-3"], "K-SETUP-1"),
+        (["--bots", "random,ismcts"], "unknown bot 'ismcts' for apokerlypse"),
+        (["--variant", "good-team"], "unknown Apokerlypse variant"),
+        (["--deck", "/no/such/file.toml"], "cannot read"),
+    ],
+)
+def test_apokerlypse_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
+    run = cli("simulate", "-g", "apokerlypse", "-n", "1", "--records", str(tmp_path / "r"), *args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1
+    assert words in run.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_bad_content_file_and_unknown_game_are_one_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[card.7c]\ntiming = "soon"\nkind = "gain"\namount = 1\n')
+    for args, words in (
+        (["-g", "apokerlypse", "--deck", str(bad)], "card '7c': field 'timing'"),
+        (["-g", "apokerlypse", "--deck", str(bad), "-V", "example-content"], "either"),
+        (["--game", "chess"], "unknown game 'chess'"),
+        (["--players", "7"], "R-SETUP-1: Apokalypse is for 2–6 players"),
+    ):
+        run = cli("simulate", "-n", "1", *args)
+        assert run.returncode == 2, args
+        assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1
+        assert words in run.stderr, run.stderr
+
+
+def test_apokerlypse_runs_repeat_whatever_the_worker_count(capsys):
+    def run(jobs: int) -> dict[str, Any]:
+        return summary(
+            capsys, game="apokerlypse", bots="heuristic,random", jobs=jobs,
+            variants=["example-content"],
+        )  # fmt: skip
+
+    one = run(1)
+    assert one == run(2)
+    assert one["games"] == 5 and one["errors"] == 0 and one["players"] == [2, 3, 4]
+
+
+def test_parse_players_for_a_game():
+    from apokalypse.engine.registry import get_game
+
+    assert parse_players("2-4", get_game("apokerlypse")) == [2, 3, 4]
+    with pytest.raises(ConfigError, match="K-SETUP-1"):
+        parse_players("2-5", get_game("apokerlypse"))
+    with pytest.raises(ConfigError, match="R-SETUP-1"):
+        parse_players("1", get_game("apokalypse"))

@@ -25,6 +25,7 @@ def test_k_end_1_the_game_ends_after_the_round_in_which_a_player_runs_out() -> N
     s = new(2)
     events = deal_round(s, {0: ROYAL, 1: LOW}, draws=["2d", "3h", "2h", "3s"], chips=[1, 23])
     assert s.chips[0] == 0 and not s.is_over  # the round goes on
+    assert s.observation(1)["ends_after_round"]  # public: everyone saw the chips run out
     act(s, "discard 2d", "discard 3h", "discard 2h", "discard 3s")
     events = finish_round(s)
     assert of_kind(events, "pot")[0].args["winners"] == [0]  # won chips back …

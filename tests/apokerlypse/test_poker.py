@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from apokalypse.games.apokerlypse import decisions_per_sec, evaluator_benchmark
+from apokalypse.cli.bench import decisions_per_sec, evaluator_benchmark
 from apokalypse.games.apokerlypse.cards import parse_card
 from apokalypse.games.apokerlypse.poker import (
     CATEGORIES,
@@ -127,5 +127,5 @@ def test_evaluator_is_fast() -> None:
 
 
 def test_the_bench_can_measure_random_play() -> None:
-    rate, games = decisions_per_sec(2, 0.05)
+    rate, _, games = decisions_per_sec(2, 0.05, "apokerlypse")
     assert rate > 0 and games >= 1

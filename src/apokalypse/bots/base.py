@@ -1,25 +1,29 @@
 """What a computer player is: something that picks one of the legal actions from what its seat sees.
 
-A bot never receives a :class:`State` (ARCHITECTURE: the observation is the one secrecy boundary).
-It gets the seat's observation dict and the legal actions, and optionally the event views its seat
-may see (``Event.view(seat)``), for a bot that wants to remember what happened.
+A bot never receives a State (ARCHITECTURE: the observation is the one secrecy boundary). It gets
+the seat's observation dict and the legal actions, and optionally the event views its seat may
+see (``Event.view(seat)``), for a bot that wants to remember what happened.
+
+The protocol is generic in the action type, so one interface serves every game: an Apokalypse bot
+is a ``Bot[apokalypse.Action]``, an Apokerlypse bot a ``Bot[apokerlypse.Action]``, and a bot that
+works for any game (the random player) is generic in its ``choose``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from apokalypse.engine.events import EventView
-from apokalypse.games.apokalypse import Action
 
 Observation = dict[str, Any]
+ActionT = TypeVar("ActionT")
 
 
-class Bot(Protocol):
+class Bot(Protocol[ActionT]):
     name: str
 
-    def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
+    def choose(self, observation: Observation, legal: Sequence[ActionT]) -> ActionT:
         """One of ``legal`` (never empty when asked)."""
         ...
 

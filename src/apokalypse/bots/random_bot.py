@@ -1,13 +1,17 @@
-"""The baseline: a uniform choice over the legal actions, from the bot's own seeded stream."""
+"""The baseline: a uniform choice over the legal actions, from the bot's own seeded stream.
+
+It never looks at the observation, so it plays any game the engine knows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import Action
 
 from .base import BaseBot, Observation
+
+A = TypeVar("A")
 
 
 class RandomBot(BaseBot):
@@ -17,5 +21,5 @@ class RandomBot(BaseBot):
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
+    def choose(self, observation: Observation, legal: Sequence[A]) -> A:
         return self.rng.choice(list(legal))

@@ -46,20 +46,33 @@ Variants = Annotated[
     typer.Option(
         "--variant",
         "-V",
-        help="Variant switch, repeatable: ethos-balanced, ethos-orphans, good-team, edition-2008.",
+        help="Variant switch, repeatable. Apokalypse: ethos-balanced, ethos-orphans, good-team,"
+        " edition-2008. Apokerlypse: short-table, bonus-cap, example-content.",
     ),
 ]
+GameName = Annotated[str, typer.Option("--game", "-g", help="The game: apokalypse or apokerlypse.")]
 Seed = Annotated[int | None, typer.Option(help="Seed for the game's chance (default: random).")]
 Lang = Annotated[str, typer.Option("--lang", help="Language of the game text: en or de.")]
 DeckFile = Annotated[
     Path | None,
-    typer.Option("--deck", help="A deck file (TOML) to play with instead of the default deck."),
+    typer.Option(
+        "--deck",
+        "--content",
+        help="Apokalypse: a deck file (TOML) instead of the default deck. Apokerlypse: a content"
+        " file (TOML) of card effects and faction abilities.",
+    ),
 ]
 
 
 @app.command()
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2–6.")] = 4,
+    game: GameName = "apokalypse",
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players", "-p", help="Number of players (Apokalypse 2–6, Apokerlypse 2–4)."
+        ),
+    ] = 4,
     humans: Annotated[
         str | None,
         typer.Option(help="Seats played by people, e.g. '1' or '1,3' (hot-seat) [default: 1]."),
@@ -83,11 +96,14 @@ def play(
     """Play a game in the terminal against computer players."""
     from .play import run_play
 
-    guarded(lambda: run_play(players, humans, bots, lang, seed, deck, variant or [], save, resume))
+    guarded(
+        lambda: run_play(game, players, humans, bots, lang, seed, deck, variant or [], save, resume)
+    )
 
 
 @app.command()
 def simulate(
+    game: GameName = "apokalypse",
     games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 100,
     players: Annotated[str, typer.Option(help="Player count or range, e.g. 4 or 2-6.")] = "4",
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 0,
@@ -100,12 +116,15 @@ def simulate(
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     variant: Variants = None,
+    deck: DeckFile = None,
 ) -> None:
     """Play games between computer players and summarise them."""
     from .simulate import run_simulate
 
     guarded(
-        lambda: run_simulate(games, players, seed, bots, jobs, records, json_out, variant or [])
+        lambda: run_simulate(
+            game, games, players, seed, bots, jobs, records, json_out, variant or [], deck
+        )
     )
 
 
@@ -128,13 +147,15 @@ def replay(
 
 @app.command()
 def bench(
+    game: GameName = "apokalypse",
     json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     seconds: Annotated[float, typer.Option(help="Measuring time per player count.")] = 3.0,
 ) -> None:
-    """Random-play decisions per second and clone cost at 2, 4 and 6 players."""
+    """Random-play decisions per second and clone cost at 2, 4 and 6 players (Apokerlypse: 2, 3
+    and 4 players, and poker-hand evaluations per second)."""
     from .bench import run_bench
 
-    guarded(lambda: run_bench(json_out, seconds))
+    guarded(lambda: run_bench(game, json_out, seconds))
 
 
 if __name__ == "__main__":  # pragma: no cover

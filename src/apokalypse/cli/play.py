@@ -1,7 +1,8 @@
 """``apokalypse play``: the terminal game against computer players, hot-seat for several people.
 
 This module sets a game up (new, or resumed from its save file) and hands it to
-:class:`~.session.Session`, which runs the loop. Input is read with ``input()``, so a game can be
+:class:`~.session.Session`, which runs the loop. Any game of the engine's registry can be played;
+a resumed game is the one its record names. Input is read with ``input()``, so a game can be
 driven by piping lines into it; EOF leaves the game with everything saved.
 """
 
@@ -19,11 +20,10 @@ from rich.text import Text
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import Event
+from apokalypse.engine.protocol import GameState
 from apokalypse.engine.record import GameRecord, replay
-from apokalypse.games.apokalypse import GAME, Config, State
-from apokalypse.games.apokalypse.cards import DEFAULT_DECK, parse_deck
+from apokalypse.engine.registry import get_game
 from apokalypse.i18n import check_lang, text
-from apokalypse.i18n.render import render_events
 
 from .session import Bot, Session
 
@@ -46,7 +46,7 @@ def parse_humans(spec: str, players: int) -> frozenset[int]:
     return frozenset(seats)
 
 
-def make_bots(spec: str, seats: Sequence[int], seed: int) -> dict[int, Bot]:
+def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int, Bot]:
     """Computer players for ``seats``; ``spec`` is a name or a comma list given out in turn."""
     if not seats:
         return {}
@@ -59,32 +59,39 @@ def make_bots(spec: str, seats: Sequence[int], seed: int) -> dict[int, Bot]:
     for i, seat in enumerate(sorted(seats)):
         name = names[i % len(names)]
         try:
-            bots[seat] = factory(name, seed + 1009 * (seat + 1))
+            bots[seat] = factory(name, seed + 1009 * (seat + 1), game)
         except (LookupError, ValueError) as exc:
             raise ConfigError(f"unknown computer player {name!r} ({exc})") from None
     return bots
 
 
-def default_save_path(seed: int) -> Path:
-    return Path("saves") / f"apokalypse-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+def default_save_path(game: str, seed: int) -> Path:
+    return Path("saves") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
 
 
-def _resume(path: Path, console: Console, lang: str) -> tuple[State, GameRecord, list[list[Event]]]:
-    record = GameRecord.load(path)
-    if record.game != GAME.name:
-        raise ConfigError(f"{str(path)!r} is a {record.game!r} game, not {GAME.name!r}")
+def _resume(record: GameRecord, console: Console, lang: str) -> tuple[GameState, list[list[Event]]]:
     rep = replay(record)  # a RecordError names the first action that does not replay
-    state = rep.state
-    assert isinstance(state, State)
     if record.events_sha256 not in (None, rep.digest):
         console.print(Text(text("ui.digest_mismatch", lang), style="yellow"))
-    return state, record, rep.events
+    return rep.state, rep.events
+
+
+def _new(
+    game: str, players: int, seed: int | None, deck: Path | None, variants: list[str]
+) -> tuple[GameState, GameRecord]:
+    rules = get_game(game)
+    cards = deck.read_text("utf-8") if deck is not None else None
+    config = rules.config_from_options(players, variants, cards)  # refusals name the rule
+    seed = seed if seed is not None else secrets.randbelow(2**31)
+    state = rules.new_game(config, seed)
+    return state, GameRecord(rules.name, rules.version, config.to_json(), seed)
 
 
 DEFAULTS = {"humans": "1", "bots": "heuristic", "lang": "en"}
 
 
 def run_play(
+    game: str,
     players: int,
     humans: str | None,
     bots: str | None,
@@ -97,30 +104,30 @@ def run_play(
 ) -> None:
     """Start or resume a game and play it; bad options raise the engine's typed errors.
 
-    A resumed game keeps the seats, computer players and language it was saved with (the
-    record's ``meta``), unless an option says otherwise."""
+    A resumed game is the game its record names (``game`` is ignored), and keeps the seats,
+    computer players and language it was saved with (the record's ``meta``), unless an option
+    says otherwise."""
     console = Console(highlight=False)
     batches: list[list[Event]] = []
-    meta: dict[str, str] = {}
-    if resume is not None:
-        record = GameRecord.load(resume)
-        meta = {k: v for k, v in record.meta.items() if k in DEFAULTS and isinstance(v, str)}
+    saved = GameRecord.load(resume) if resume is not None else None
+    meta = {
+        k: v
+        for k, v in (saved.meta if saved else {}).items()
+        if k in DEFAULTS and isinstance(v, str)
+    }
     humans = humans or meta.get("humans") or DEFAULTS["humans"]
     bots = bots or meta.get("bots") or DEFAULTS["bots"]
     lang = check_lang(lang or meta.get("lang") or DEFAULTS["lang"])
-    if resume is not None:
-        state, record, batches = _resume(resume, console, lang)
-        path = save or resume
+    if saved is not None:
+        state, batches = _resume(saved, console, lang)
+        record = saved
     else:
-        deck_text = deck.read_text("utf-8") if deck is not None else DEFAULT_DECK
-        config = Config(players=players, variants=frozenset(variants), deck=deck_text)
-        seed = seed if seed is not None else secrets.randbelow(2**31)
-        state = GAME.new_game(config, seed)
-        record = GameRecord(GAME.name, GAME.version, config.to_json(), seed)
-        path = save or default_save_path(seed)
+        state, record = _new(game, players, seed, deck, variants)
+    path = save or resume or default_save_path(record.game, record.seed)
     record.meta = {"humans": humans, "bots": bots, "lang": lang}
-    human_seats = parse_humans(humans, state.n)
-    bot_seats = [q for q in range(state.n) if q not in human_seats]
+    n = int(state.observation(None)["players"])
+    human_seats = parse_humans(humans, n)
+    bot_seats = [q for q in range(n) if q not in human_seats]
     session = Session(
         console=console,
         lang=lang,
@@ -128,32 +135,36 @@ def run_play(
         record=record,
         path=path,
         humans=human_seats,
-        bots=make_bots(bots, bot_seats, record.seed),
-        kinds={kind.code: kind for kind in parse_deck(state.config.deck_text)},
+        bots=make_bots(bots, bot_seats, record.seed, record.game),
         echo=not sys.stdin.isatty(),
     )
-    for batch in batches:  # a resumed game: the log, the digest and the bots catch up
+    opening = session.ui.opening(state)
+    for batch in [opening, *batches]:  # a resumed game: the log, the digest and the bots catch up
         session.log.extend(batch)
-        session.digest.add(batch)
         session.note(batch)
+    for batch in batches:  # the opening is not in the digest: replays do not produce it either
+        session.digest.add(batch)
     record.events_sha256 = session.digest.hexdigest()
     record.save(path)  # a save exists from the first moment, even before any action
     seats = ", ".join(f"p{q + 1}" for q in sorted(human_seats)) or text("ui.nobody", lang)
     welcome = text(
         "ui.welcome",
         lang,
-        players=state.n,
+        game=text(f"game.{record.game}", lang),
+        players=n,
         seed=record.seed,
         humans=seats,
         bots=bots if bot_seats else text("ui.nobody", lang),
         path=path,
     )
     console.print(Text(welcome, style="bold"))
-    if resume is not None:
+    if resume is None:
+        session.stream(opening)
+    else:
         console.print(Text(text("ui.resumed", lang, n=len(record.actions))))
         if not session.hot_seat:
             viewer = session.viewer
-            lines = render_events(session.log, viewer, lang, session.names(viewer))
+            lines = session.ui.render_events(session.log, viewer, session.names(viewer))
             for line in lines[-RECENT_LINES:]:
                 console.print(Text(f"· {line}", style="dim"))
     session.run()

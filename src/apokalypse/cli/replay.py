@@ -3,14 +3,15 @@ it replays exactly (same events digest, same result).
 
 The log shows events only, each through ``Event.view(seat)``: action texts are not shown because
 some name cards that others may not see (``play m/hp good`` tells which front a face-down
-populace has; ``defend`` tells who held a defence card).
+populace has; ``defend`` tells who held a defence card; ``discard 7h`` in a hidden hand). Events
+are rendered by the game's terminal adapter (:mod:`.ui`), whichever game the record holds; what
+happened before the first decision (an Apokerlypse deal) is numbered #0.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,14 @@ from apokalypse.engine.errors import ConfigError, EngineError, RecordError
 from apokalypse.engine.events import Event
 from apokalypse.engine.record import EventDigest, GameRecord, replay, start
 
+from .ui import make_ui
+
 LANGS = ("en", "de")
-SEAT_KEYS = frozenset({"actor", "seat", "target", "dest", "attacker", "startup"})
+SEAT_KEYS = frozenset({"actor", "seat", "target", "dest", "attacker", "startup", "owner", "dealer"})
 SIDES = ("good", "evil")
 PLANES = ("heaven", "earth", "nether")
 
-# render_events(events, seat, lang, names) -> lines, from apokalypse.i18n.render (if present).
+# render(events, seat, lang, names) -> lines: the game's catalogue text.
 Renderer = Callable[[list[Event], int | None, str, list[str]], list[str]]
 
 
@@ -65,19 +68,10 @@ def _difference(record: GameRecord) -> str | None:
 
 
 def _short(result: dict[str, Any] | None) -> str:
+    """A result in one line, whatever the game puts in it."""
     if result is None:
         return "none (game not over)"
-    return f"winners {result.get('winners')} totals {result.get('totals')} ({result.get('case')})"
-
-
-def _renderer() -> Renderer | None:
-    """The i18n catalogue renderer, if that package part is installed (it is built separately)."""
-    try:
-        module = import_module("apokalypse.i18n.render")
-    except ImportError:
-        return None
-    render: Renderer | None = getattr(module, "render_events", None)
-    return render
+    return " ".join(f"{key} {value}" for key, value in result.items())
 
 
 def _log(record: GameRecord, seat: int | None, lang: str) -> None:
@@ -87,11 +81,17 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
         raise ConfigError(f"--seat must be 1–{players} in this {players}-player game, not {seat}")
     viewer = None if seat is None else seat - 1
     names = [f"p{q + 1}" for q in range(players)]
-    render = _renderer()
+    ui = make_ui(record.game, record.config, lang)
+
+    def render(batch: list[Event], who: int | None, _lang: str, labels: list[str]) -> list[str]:
+        return ui.render_events(batch, who, labels)  # the adapter was made for ``lang``
+
     who = "spectator" if viewer is None else names[viewer]
     print(f"{record.game} v{record.version}, {players} players, seed {record.seed}, seen by {who}")
     if record.meta.get("error"):  # written by `simulate` for a game that failed
         print(f"note: the game stopped early: {record.meta['error']}")
+    for line in _lines(ui.opening(state), viewer, lang, names, render):
+        print(f"#{0:<4} {line}")
     digest = EventDigest()
     for i, text in enumerate(record.actions, 1):
         try:
@@ -105,10 +105,7 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
     if result is None:
         print("(the record ends before the game does)")
     else:
-        data = result.to_json()
-        totals = ", ".join(f"{names[q]} {t}" for q, t in enumerate(data["totals"]))
-        winners = ", ".join(names[q] for q in data["winners"]) or "nobody"
-        print(f"result: {data['case']}; winners: {winners}; totals: {totals}")
+        print(f"result: {ui.result_line(result.to_json(), names)}")
     if record.events_sha256 is not None and digest.hexdigest() != record.events_sha256:
         print("warning: the events differ from the record (see --verify)")
 
@@ -124,7 +121,7 @@ def _lines(events: list[Event], viewer: int | None, lang: str, names: list[str],
     deals: dict[int, list[str]] = {}  # a round's deal is one line, not one per card
     for event in events:
         view = event.view(viewer)
-        if view.kind == "deal":
+        if view.kind == "deal" and "back" in view.args:  # an Apokalypse deal: one card
             deals.setdefault(view.args["target"], []).append(
                 view.args.get("card", view.args["back"])
             )

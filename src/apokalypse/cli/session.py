@@ -5,13 +5,16 @@ every answer (a refusal names its rule). Several answers may be typed at once, s
 After every applied action the record is saved atomically, so EOF, Ctrl-C or a crash lose nothing.
 
 Hot-seat (several people at one screen): before a person decides, the screen is cleared and the
-keyboard handed over, and every board shows only its owner's hand. The engine asks every other
-player in a defence window, whatever they hold, so the handovers never tell who can defend.
+keyboard handed over, and every board shows only its owner's hand. The engines ask every other
+player in a defence or block window, whatever they hold, so the handovers never tell who can.
+
+Nothing here knows which game is played: the game comes from the record (through the engine's
+registry), and everything a person reads about it from the game's adapter (:mod:`.ui`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,33 +25,23 @@ from rich.text import Text
 
 from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
+from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import EventDigest, GameRecord
-from apokalypse.games.apokalypse import GAME, Action, State
-from apokalypse.games.apokalypse.actions import BACK
-from apokalypse.games.apokalypse.cards import CardKind
-from apokalypse.i18n import text
-from apokalypse.i18n.render import (
-    card_name,
-    render_action,
-    render_event,
-    render_events,
-    render_refusal,
-    seat_names,
-)
+from apokalypse.engine.registry import get_game
+from apokalypse.i18n import seat_names, text
 
-from .board import board, result_view
+from .ui import GameUI, make_ui
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "ende", "beenden"})
 HELP_WORDS = frozenset({"?", "h", "help", "hilfe"})
 BOARD_WORDS = frozenset({"b", "board", "tisch"})
 LOG_WORDS = frozenset({"l", "log", "protokoll"})
-FULL_BOARD = frozenset({"Turn", "Defence", "PlaceSeal"})  # first steps; follow-ups stay short
 RECENT_LINES = 12
 LOG_LINES = 40
 
 
 class Bot(Protocol):
-    def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action: ...
+    def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any: ...
 
 
 class Quit(Exception):  # a signal to leave the loop, not an error
@@ -59,19 +52,26 @@ class Quit(Exception):  # a signal to leave the loop, not an error
 class Session:
     console: Console
     lang: str
-    state: State
+    state: GameState
     record: GameRecord
     path: Path
     humans: frozenset[int]
     bots: dict[int, Bot]
-    kinds: Mapping[str, CardKind]
     digest: EventDigest = field(default_factory=EventDigest)
     log: list[Event] = field(default_factory=list)
     echo: bool = False
     seen_upto: dict[int, int] = field(default_factory=dict)  # hot-seat: log seen per person
     queue: list[str] = field(default_factory=list)  # answers typed ahead with ';'
     screen_owner: int | None = None
-    last_attack: Event | None = None
+    asked: tuple[int, str, int] | None = None  # the last question: seat, decision, actions so far
+    game: Game = field(init=False)
+    ui: GameUI = field(init=False)
+    players: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.game = get_game(self.record.game)
+        self.ui = make_ui(self.record.game, self.record.config, self.lang)
+        self.players = int(self.state.observation(None)["players"])
 
     # --- who sees what -------------------------------------------------------------------------
 
@@ -85,7 +85,7 @@ class Session:
         return next(iter(self.humans)) if len(self.humans) == 1 else None
 
     def names(self, viewer: int | None) -> list[str]:
-        return seat_names(self.state.n, viewer, self.lang)
+        return seat_names(self.players, viewer, self.lang)
 
     def say(self, line: str, style: str = "") -> None:
         self.console.print(Text(line, style=style))
@@ -105,8 +105,15 @@ class Session:
         what happened since their last decision on their own board instead."""
         if self.hot_seat or not events:
             return
-        for line in render_events(events, self.viewer, self.lang, self.names(self.viewer)):
-            self.say(f"· {line}", "dim" if events[0].kind == "deal" else "")
+        names = self.names(self.viewer)
+        style = "dim" if events[0].kind == "deal" else ""
+        start = 0
+        for end, drawing in [*self.ui.summaries(events, names), (len(events) - 1, None)]:
+            for line in self.ui.render_events(events[start : end + 1], self.viewer, names):
+                self.say(f"· {line}", style)
+            if drawing is not None:
+                self.console.print(drawing)
+            start = end + 1
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -126,7 +133,7 @@ class Session:
             return
         self.finish()
 
-    def commit(self, action: Action, events: list[Event]) -> None:
+    def commit(self, action: Any, events: list[Event]) -> None:
         """Record, save (atomically), log and show one applied action."""
         self.record.actions.append(str(action))
         self.digest.add(events)
@@ -141,9 +148,7 @@ class Session:
 
     def note(self, events: Sequence[Event]) -> None:
         """Keep what later prompts need, and tell the computer players what their seat saw."""
-        for event in events:
-            if event.kind == "attack":
-                self.last_attack = event
+        self.ui.note(events)
         if not events:
             return
         for seat, bot in self.bots.items():
@@ -154,9 +159,9 @@ class Session:
     def bot_turn(self, seat: int) -> None:
         obs = self.state.observation(seat)
         legal = self.state.legal_actions()
-        action: Action | str = self.bots[seat].choose(obs, list(legal))
+        action = self.bots[seat].choose(obs, list(legal))
         if isinstance(action, str):  # tolerate a bot that answers in notation
-            action = GAME.parse_action(action)
+            action = self.game.parse_action(action)
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
@@ -167,18 +172,23 @@ class Session:
 
     def human_turn(self, seat: int) -> None:
         obs = self.state.observation(seat)
-        legal = self.state.legal_actions()
+        legal = list(self.state.legal_actions())
         names = self.names(seat)
-        if not self.hot_seat and [str(a) for a in legal] == ["decline"]:
+        formality = self.ui.auto_answer(legal)
+        if formality is not None and not self.hot_seat:
             # Nothing to decide, and nobody else looks at this screen: do not ask. (Hot-seat
             # still hands the keyboard over, or the handovers would tell who can defend.)
-            self.say(text("ui.auto_decline", self.lang), "dim")
+            self.say(formality, "dim")
             self.commit(legal[0], self.state.apply(legal[0]))
             return
         fresh = self.hot_seat and self.screen_owner != seat
         if fresh:
             self.handover(seat)
-        if fresh or obs["decision"] in FULL_BOARD:
+        # A second answer to the same question in a row (the next card to discard) needs no
+        # second board: the choices show what changed.
+        follow_up = self.asked == (seat, obs["decision"], len(self.record.actions) - 1)
+        self.asked = (seat, obs["decision"], len(self.record.actions))
+        if fresh or (self.ui.full_board(obs) and not follow_up):
             self.show_board(seat, obs, names)
         self.show_choices(seat, obs, legal, names)
         prompt = text("ui.prompt", self.lang, name=names[seat])
@@ -188,7 +198,7 @@ class Session:
             self.queue.clear()
 
     def try_line(
-        self, seat: int, line: str, obs: dict[str, Any], legal: list[Action], names: list[str]
+        self, seat: int, line: str, obs: dict[str, Any], legal: list[Any], names: list[str]
     ) -> bool:
         """One line of input: a command, a choice number or notation. False: ask again."""
         cmd = line.strip()
@@ -198,33 +208,34 @@ class Session:
         if low in QUIT_WORDS:
             raise Quit(text("ui.quit", self.lang))
         if low in HELP_WORDS:
-            self.say(text("ui.help", self.lang))
+            self.say(self.ui.help())
             return False
         if low in BOARD_WORDS:
             self.show_board(seat, obs, names)
             self.show_choices(seat, obs, legal, names)
             return False
         if low in LOG_WORDS:
-            for entry in render_events(self.log, seat, self.lang, names)[-LOG_LINES:]:
+            for entry in self.ui.render_events(self.log, seat, names)[-LOG_LINES:]:
                 self.say(f"· {entry}")
             return False
         if cmd.isdigit():
             number = int(cmd)
-            if number == 0 and "choice" in obs:
-                legal = [BACK, *legal]
+            back = self.ui.back_action(obs)
+            if number == 0 and back is not None:
+                legal = [back, *legal]
                 number = 1
             if not 1 <= number <= len(legal):
                 return self.refuse(text("ui.error.number", self.lang, n=number, max=len(legal)))
             action = legal[number - 1]
         else:
             try:
-                action = GAME.parse_action(cmd)
+                action = self.game.parse_action(cmd)
             except NotationError as exc:
                 return self.refuse(text("ui.error.notation", self.lang, message=str(exc)))
         try:  # the engine is the judge: it names the rule a refused action breaks
             events = self.state.apply(action)
         except IllegalAction as exc:
-            return self.refuse(render_refusal(exc, self.lang))
+            return self.refuse(self.ui.refusal(exc))
         self.commit(action, events)
         return True
 
@@ -270,36 +281,26 @@ class Session:
         recent: list[str] = []
         if self.hot_seat:  # the shared screen carried no log: show what happened since
             start = self.seen_upto.get(seat, 0)
-            recent = render_events(self.log[start:], seat, self.lang, names)[-RECENT_LINES:]
+            recent = self.ui.render_events(self.log[start:], seat, names)[-RECENT_LINES:]
             self.seen_upto[seat] = len(self.log)
         self.console.print()
-        self.console.print(board(obs, self.lang, names, self.kinds, recent))
+        self.console.print(self.ui.board(obs, names, recent))
 
     def show_choices(
-        self, seat: int, obs: dict[str, Any], legal: list[Action], names: list[str]
+        self, seat: int, obs: dict[str, Any], legal: list[Any], names: list[str]
     ) -> None:
-        self.say(self.decision_text(seat, obs, names), "bold")
-        if "choice" in obs:  # a second step: the first can be taken back
+        self.say(self.ui.decision_text(seat, obs, names), "bold")
+        back = self.ui.back_action(obs)
+        if back is not None:  # a second step: the first can be taken back
             line = Text("  0) ")
             line.append(text("ui.back", self.lang))
-            line.append(f"   {BACK}", style="dim")
+            line.append(f"   {back}", style="dim")
             self.console.print(line)
         for i, action in enumerate(legal, 1):
             line = Text(f"{i:>3}) ")
-            line.append(render_action(action, self.lang, obs, names))
+            line.append(self.ui.render_action(action, obs, names))
             line.append(f"   {action}", style="dim")
             self.console.print(line)
-
-    def decision_text(self, seat: int, obs: dict[str, Any], names: list[str]) -> str:
-        values: dict[str, Any] = {"name": names[seat]}
-        choice = obs.get("choice") or {}
-        if "code" in choice:
-            values["card"] = card_name(choice["code"], self.lang)
-        attack = self.last_attack
-        if attack is not None:
-            values["attack"] = render_event(attack, seat, self.lang, names)
-            values["other"] = text(f"side.{('evil', 'good')[attack.args['side']]}", self.lang)
-        return text(f"ui.decision.{obs['decision']}", self.lang, **values)
 
     def finish(self) -> None:
         result = self.state.result
@@ -307,6 +308,6 @@ class Session:
         viewer = self.viewer
         names = self.names(viewer)
         self.console.print()
-        self.console.print(board(self.state.observation(viewer), self.lang, names, self.kinds))
-        self.console.print(result_view(result.to_json(), self.lang, names))
+        self.console.print(self.ui.board(self.state.observation(viewer), names))
+        self.console.print(self.ui.result_view(result.to_json(), names))
         self.say(text("ui.saved", self.lang, path=self.path))

@@ -2,7 +2,8 @@
 
 Game ``i`` uses seed ``seed + i`` and the ``i``-th player count of the cycle (``2-6`` gives
 2, 3, 4, 5, 6, 2, …); seat ``q`` gets the ``q``-th bot of the list, cycling. So a run is fully
-determined by its arguments, whatever the number of worker processes.
+determined by its arguments, whatever the number of worker processes. Any registered game: the
+game is reached only through the engine protocol (``get_game``), the bots through ``make_bot``.
 """
 
 from __future__ import annotations
@@ -12,17 +13,19 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from apokalypse.bots import BOTS, make_bot
+from apokalypse.bots import bots_for, make_bot
 from apokalypse.bots.runner import Playout, play_out
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.protocol import Game, GameConfig
 from apokalypse.engine.record import GameRecord
+from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import GAME, Config
-from apokalypse.games.apokalypse.config import MAX_PLAYERS, MIN_PLAYERS
+
+from .sim_stats import Summary
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class Task:
     bots: tuple[str, ...]  # one per seat
     variants: tuple[str, ...]
     keep_actions: bool
+    game: str = "apokalypse"
+    cards: str | None = None  # a deck / content file's text (None: the game's default)
 
 
 @dataclass
@@ -47,26 +52,37 @@ class Outcome:
     record: GameRecord | None = None  # when records are wanted
 
 
-def parse_players(text: str) -> list[int]:
-    """``"4"`` → [4]; ``"2-6"`` → [2, 3, 4, 5, 6]."""
+def parse_players(text: str, game: Game | None = None) -> list[int]:
+    """``"4"`` → [4]; ``"2-6"`` → [2, 3, 4, 5, 6]. With ``game``, every count must be one
+    the game is for; the error is the game's own, naming the rule (R-SETUP-1, K-SETUP-1)."""
     parts = text.strip().split("-")
     if len(parts) not in (1, 2) or not all(p.strip().isdigit() for p in parts):
         raise ConfigError(f"--players must be a number or a range like 2-6, not {text!r}")
     low, high = int(parts[0]), int(parts[-1])
     if low > high:
         raise ConfigError(f"--players range {text!r} runs backwards")
-    if low < MIN_PLAYERS or high > MAX_PLAYERS:
-        raise ConfigError(f"--players must lie within {MIN_PLAYERS}–{MAX_PLAYERS}, not {text!r}")
+    if game is not None:
+        fewest, most = game.players
+        for count in (low, high):
+            if not fewest <= count <= most:
+                try:
+                    game.config_from_options(count, [], None)
+                except ConfigError as exc:
+                    raise ConfigError(f"--players {text}: {exc}") from None
+                raise ConfigError(f"--players {text}: {game.name} is for {fewest}–{most} players")
     return list(range(low, high + 1))
 
 
-def parse_bots(text: str) -> list[str]:
+def parse_bots(text: str, game: str = "apokalypse") -> list[str]:
     names = [name.strip().lower() for name in text.split(",")]
     if not names or any(not name for name in names):
         raise ConfigError(f"--bots must be a comma-separated list of names, not {text!r}")
+    known = bots_for(game)
     for name in names:
-        if name not in BOTS:
-            raise ConfigError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        if name not in known:
+            raise ConfigError(
+                f"unknown bot {name!r} for {game} (known: {', '.join(sorted(known))})"
+            )
     return names
 
 
@@ -78,13 +94,14 @@ def bot_seed(game_seed: int, seat: int) -> int:
 def run_game(task: Task) -> Outcome:
     """One game. Any exception is caught and reported: one broken game must not end a run of
     thousands (the record written keeps the actions up to the failure, for the bug report)."""
-    config = Config(players=task.players, variants=frozenset(task.variants))
-    bots = [make_bot(name, bot_seed(task.seed, q)) for q, name in enumerate(task.bots)]
+    game = get_game(task.game)
+    config = game.config_from_options(task.players, task.variants, task.cards)
+    bots = [make_bot(name, bot_seed(task.seed, q), task.game) for q, name in enumerate(task.bots)]
     out = Playout()
     result: dict[str, Any] | None = None
     error: str | None = None
     try:
-        state = GAME.new_game(config, task.seed)
+        state = game.new_game(config, task.seed)
         play_out(state, bots, out)
         res = state.result
         result = res.to_json() if res is not None else None
@@ -98,8 +115,8 @@ def run_game(task: Task) -> Outcome:
         if error is not None:
             meta["error"] = error
         record = GameRecord(
-            game=GAME.name,
-            version=GAME.version,
+            game=game.name,
+            version=game.version,
             config=config.to_json(),
             seed=task.seed,
             actions=out.actions,
@@ -113,67 +130,11 @@ def run_game(task: Task) -> Outcome:
 
 
 def _tasks(games: int, counts: list[int], seed: int, bots: list[str], variants: list[str],
-           keep: bool) -> Iterator[Task]:  # fmt: skip
+           keep: bool, game: str, cards: str | None) -> Iterator[Task]:  # fmt: skip
     for i in range(games):
         n = counts[i % len(counts)]
         seats = tuple(bots[q % len(bots)] for q in range(n))
-        yield Task(i, seed + i, n, seats, tuple(variants), keep)
-
-
-@dataclass
-class Summary:
-    games: int = 0
-    errors: int = 0
-    decisions: int = 0
-    cases: dict[str, int] = field(default_factory=dict)
-    ethos: dict[str, list[int]] = field(default_factory=dict)  # ethos -> [seats, wins]
-    bots: dict[str, list[int]] = field(default_factory=dict)  # name -> [seats, total, wins]
-    first_errors: list[str] = field(default_factory=list)
-
-    def add(self, o: Outcome) -> None:
-        self.games += 1
-        self.decisions += o.decisions
-        if o.error is not None or o.result is None:
-            self.errors += 1
-            if len(self.first_errors) < 5:
-                self.first_errors.append(f"game {o.index} (seed {o.seed}): {o.error}")
-            return
-        r = o.result
-        self.cases[r["case"]] = self.cases.get(r["case"], 0) + 1
-        for q, name in enumerate(o.bots):
-            won = 1 if q in r["winners"] else 0
-            e = self.ethos.setdefault(r["ethos"][q], [0, 0])
-            e[0] += 1
-            e[1] += won
-            b = self.bots.setdefault(name, [0, 0, 0])
-            b[0] += 1
-            b[1] += r["totals"][q]
-            b[2] += won
-
-    def to_json(self, seconds: float, args: dict[str, Any]) -> dict[str, Any]:
-        return {
-            **args,
-            "games": self.games,
-            "errors": self.errors,
-            "decisions": self.decisions,
-            "seconds": round(seconds, 3),
-            "decisions_per_sec": round(self.decisions / seconds, 1) if seconds > 0 else None,
-            "cases": dict(sorted(self.cases.items())),
-            "ethos": {
-                name: {"seats": s, "wins": w, "win_rate": round(w / s, 4)}
-                for name, (s, w) in sorted(self.ethos.items())
-            },
-            "bots": {
-                name: {
-                    "seats": s,
-                    "avg_total": round(t / s, 3),
-                    "wins": w,
-                    "win_rate": round(w / s, 4),
-                }
-                for name, (s, t, w) in sorted(self.bots.items())
-            },
-            "first_errors": self.first_errors,
-        }
+        yield Task(i, seed + i, n, seats, tuple(variants), keep, game, cards)
 
 
 def _outcomes(tasks: list[Task], jobs: int) -> Iterator[Outcome]:
@@ -196,7 +157,27 @@ def _outcomes(tasks: list[Task], jobs: int) -> Iterator[Outcome]:
                           f"worker process died ({exc})")  # fmt: skip
 
 
+def _variant_names(config: GameConfig, given: list[str]) -> list[str]:
+    """The variants as the run reports and passes them: a game's canonical ids where its
+    config keeps them (Apokalypse's V-…), else the names given, once each."""
+    canonical = getattr(config, "variants", None)
+    if isinstance(canonical, frozenset):
+        return sorted(str(v) for v in canonical)
+    return sorted({v.strip() for v in given})
+
+
+def _read_cards(deck: Path | None) -> str | None:
+    if deck is None:
+        return None
+    try:
+        return deck.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ConfigError(f"--deck {str(deck)!r}: cannot read it ({why})") from None
+
+
 def run_simulate(
+    game: str,
     games: int,
     players: str,
     seed: int,
@@ -205,60 +186,41 @@ def run_simulate(
     records: Path | None,
     json_out: bool,
     variants: list[str],
+    deck: Path | None = None,
 ) -> None:
+    rules = get_game(game)
     if games < 1:
         raise ConfigError(f"--games must be at least 1, not {games}")
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, not {jobs}")
-    counts = parse_players(players)
-    names = parse_bots(bots)
-    variants = sorted(Config(players=counts[0], variants=frozenset(variants)).variants)
+    counts = parse_players(players, rules)
+    names = parse_bots(bots, rules.name)
+    cards = _read_cards(deck)
+    # Every check before the first game or file: a bad variant or deck fails here, in one line.
+    config = rules.config_from_options(counts[0], variants, cards)
+    variants = _variant_names(config, variants)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
-    tasks = list(_tasks(games, counts, seed, names, variants, records is not None))
-    summary = Summary()
+    keep = records is not None
+    tasks = list(_tasks(games, counts, seed, names, variants, keep, rules.name, cards))
+    summary = Summary(rules.name)
     start = time.perf_counter()
     for outcome in _outcomes(tasks, min(jobs, games)):
         summary.add(outcome)
         if records is not None and outcome.record is not None:
             outcome.record.save(records / f"game-{outcome.index:06d}-seed-{outcome.seed}.json")
     seconds = time.perf_counter() - start
-    args = {"players": counts, "lineup": names, "seed": seed, "jobs": jobs, "variants": variants}
+    args = {
+        "game": rules.name,
+        "players": counts,
+        "lineup": names,
+        "seed": seed,
+        "jobs": jobs,
+        "variants": variants,
+        "deck": None if deck is None else str(deck),
+    }
     data = summary.to_json(seconds, args)
     if json_out:
         print(json.dumps(data, indent=1))
     else:
-        _print_table(data)
-
-
-def _print_table(data: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    head = (
-        f"{data['games']} games, {data['errors']} errors, {data['decisions']} decisions in"
-        f" {data['seconds']:.2f} s ({data['decisions_per_sec'] or 0:,.0f}/s)"
-    )
-    console.print(head)
-    bots = Table(title="Computer players")
-    for col in ("bot", "seats", "average total", "wins", "win rate"):
-        bots.add_column(col, justify="left" if col == "bot" else "right")
-    for name, b in data["bots"].items():
-        bots.add_row(name, str(b["seats"]), f"{b['avg_total']:.2f}", str(b["wins"]),
-                     f"{b['win_rate']:.1%}")  # fmt: skip
-    console.print(bots)
-    ethos = Table(title="Wins by ethos")
-    for col in ("ethos", "seats", "wins", "win rate"):
-        ethos.add_column(col, justify="left" if col == "ethos" else "right")
-    for name, e in data["ethos"].items():
-        ethos.add_row(name, str(e["seats"]), str(e["wins"]), f"{e['win_rate']:.1%}")
-    console.print(ethos)
-    cases = Table(title="How games ended")
-    cases.add_column("case")
-    cases.add_column("games", justify="right")
-    for name, count in data["cases"].items():
-        cases.add_row(name, str(count))
-    console.print(cases)
-    for line in data["first_errors"]:
-        console.print(f"[red]error[/red] {line}", highlight=False)
+        summary.print(data)

@@ -21,7 +21,8 @@ class ActionValue(Protocol):
 
 
 class GameResult(Protocol):
-    winners: tuple[int, ...]
+    @property
+    def winners(self) -> tuple[int, ...]: ...
 
     def to_json(self) -> dict[str, Any]: ...
 

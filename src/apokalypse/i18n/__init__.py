@@ -1,8 +1,11 @@
 """Message catalogs (English and German) for everything a person reads.
 
 The rules never build sentences: they emit events with a ``kind`` and arguments, and this package
-turns them into text (see :mod:`.render`). The catalogs are TOML files shipped in the package
-(``en.toml``, ``de.toml``), loaded once and flattened to dotted keys (``event.pass.public``).
+turns them into text (:mod:`.render` for Apokalypse, :mod:`.apokerlypse` for Apokerlypse). The
+catalogs are TOML files shipped in the package, loaded once and flattened to dotted keys:
+``en.toml`` / ``de.toml`` hold the shared terminal texts and Apokalypse's (``event.pass.public``);
+a game's own file ``<game>.<lang>.toml`` is read under the prefix ``<game>.``
+(``apokerlypse.event.pay.public``), so two games can both have a ``deal`` event.
 
 >>> text("ui.yes", "de")
 'ja'
@@ -39,9 +42,13 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None
 def catalog(lang: str) -> Mapping[str, str]:
     """All messages of one language, by dotted key. Loaded once per process."""
     lang = check_lang(lang)
-    raw = resources.files(__package__).joinpath(f"{lang}.toml").read_text("utf-8")
+    root = resources.files(__package__)
     out: dict[str, str] = {}
-    _flatten(tomllib.loads(raw), "", out)
+    _flatten(tomllib.loads(root.joinpath(f"{lang}.toml").read_text("utf-8")), "", out)
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        game, dot, rest = entry.name.partition(".")
+        if dot and rest == f"{lang}.toml":
+            _flatten(tomllib.loads(entry.read_text("utf-8")), f"{game}.", out)
     return out
 
 
@@ -81,4 +88,21 @@ def plural(key: str, n: int, lang: str, /, **values: Any) -> str:
     return text(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n, **values)
 
 
-__all__ = ["DEFAULT_LANG", "LANGS", "catalog", "check_lang", "has", "plural", "text"]
+def seat_names(players: int, viewer: int | None, lang: str) -> list[str]:
+    """``p1``, ``p2`` …; the viewer's own seat is marked ("p2 (you)")."""
+    return [
+        text("ui.you_mark", lang, name=f"p{q + 1}") if q == viewer else f"p{q + 1}"
+        for q in range(players)
+    ]
+
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "catalog",
+    "check_lang",
+    "has",
+    "plural",
+    "seat_names",
+    "text",
+]

@@ -33,7 +33,7 @@ from apokalypse.games.apokalypse.cards import (
     CardKind,
 )
 
-from . import catalog, has, plural, text
+from . import catalog, has, plural, seat_names, text
 
 ICON_LETTERS = {"m": "mask", "h": "helmet", "p": "pig"}  # the letters of protection card codes
 ICON_NAMES = ("mask", "helmet", "pig")
@@ -41,14 +41,6 @@ NAME_ARGS = ("actor", "target", "seat", "attacker", "startup", "dest")
 
 
 # --- players, sides, places --------------------------------------------------------------------
-
-
-def seat_names(players: int, viewer: int | None, lang: str) -> list[str]:
-    """``p1``, ``p2`` …; the viewer's own seat is marked ("p2 (you)")."""
-    return [
-        text("ui.you_mark", lang, name=f"p{q + 1}") if q == viewer else f"p{q + 1}"
-        for q in range(players)
-    ]
 
 
 def _name(names: Sequence[str], seat: int) -> str:

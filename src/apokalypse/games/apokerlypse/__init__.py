@@ -64,7 +64,6 @@ from typing import Any
 from apokalypse.engine.errors import ConfigError
 
 from .actions import Action, parse_action
-from .bench import decisions_per_sec, evaluator_benchmark
 from .config import MAX_PLAYERS, MIN_PLAYERS, Config
 from .scoring import Result
 from .setup import new_game
@@ -77,8 +76,6 @@ __all__ = [
     "Config",
     "Result",
     "State",
-    "decisions_per_sec",
-    "evaluator_benchmark",
     "new_game",
     "parse_action",
 ]

@@ -67,6 +67,7 @@ def observation(s: State, player: int | None) -> Observation:
         "cost": s.cost,
         "dealer": s.dealer,
         "last_round": s.last_round,
+        "ends_after_round": s.zero or s.last_round,  # K-END-1: public, everyone saw the chips
         "step": step,
         "to_act": None if over else s.to_act,
         "decision": decision,

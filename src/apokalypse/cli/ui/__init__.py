@@ -1,0 +1,93 @@
+"""What the terminal needs to know about one game, behind one small interface.
+
+The session loop (:mod:`..session`) asks people and computer players, saves and resumes without
+knowing which game it runs; everything a person *reads* about a game (the board, events, choices,
+questions, refusals) comes from that game's adapter here, picked by the game's registry name.
+Adapters draw from observations only, never from a State: the observation is the one secrecy
+boundary, and a hot-seat screen must never show what its owner may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from rich.console import RenderableType
+
+from apokalypse.engine.errors import ConfigError, IllegalAction
+from apokalypse.engine.events import Event
+from apokalypse.engine.protocol import GameState
+
+Observation = dict[str, Any]
+
+
+class GameUI(Protocol):
+    """One game's text and drawings for one language (fixed when the adapter is made)."""
+
+    def opening(self, state: GameState) -> list[Event]:
+        """Events of ``new_game`` before the first decision (the deal …), shown at the start."""
+        ...
+
+    def note(self, events: Sequence[Event]) -> None:
+        """Remember what later questions refer to (an attack waiting for defence …)."""
+        ...
+
+    def render_events(
+        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
+    ) -> list[str]: ...
+
+    def render_action(self, action: Any, obs: Observation, names: Sequence[str]) -> str: ...
+
+    def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
+        """The question of the decision ``seat`` faces now."""
+        ...
+
+    def back_action(self, obs: Observation) -> Any | None:
+        """The action that takes back the first step of a multi-step choice (offered as 0)."""
+        ...
+
+    def auto_answer(self, legal: Sequence[Any]) -> str | None:
+        """A message when the only legal action is a formality (no defence or block card held):
+        a lone person is not asked then. None: ask."""
+        ...
+
+    def full_board(self, obs: Observation) -> bool:
+        """Whether this decision starts something worth the whole board (a turn, a phase …)."""
+        ...
+
+    def board(
+        self, obs: Observation, names: Sequence[str], recent: Sequence[str] = ()
+    ) -> RenderableType: ...
+
+    def summaries(
+        self, events: Sequence[Event], names: Sequence[str]
+    ) -> list[tuple[int, RenderableType]]:
+        """Drawings the running log shows after some of ``events``: (index of the event, drawing)
+        in order (a round's final scoring after its end)."""
+        ...
+
+    def result_view(self, result: dict[str, Any], names: Sequence[str]) -> RenderableType: ...
+
+    def result_line(self, result: dict[str, Any], names: Sequence[str]) -> str:
+        """The result in one line (replays)."""
+        ...
+
+    def refusal(self, exc: IllegalAction) -> str:
+        """A refused action in one line: the rule id, what the rule says, the reason."""
+        ...
+
+    def help(self) -> str: ...
+
+
+def make_ui(game: str, config: dict[str, Any], lang: str) -> GameUI:
+    """The adapter for the game ``game`` (a registry name) with the record's ``config``.
+    Imported on demand: a game's rules load only when it is played."""
+    if game == "apokalypse":
+        from .apokalypse import UI as ApokalypseUI
+
+        return ApokalypseUI(config, lang)
+    if game == "apokerlypse":
+        from .apokerlypse import UI as ApokerlypseUI
+
+        return ApokerlypseUI(config, lang)
+    raise ConfigError(f"the terminal cannot show {game!r} games (known: apokalypse, apokerlypse)")

@@ -1,0 +1,95 @@
+"""The terminal's view of Apokalypse: the displays board, events, choices and questions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import RenderableType
+
+from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.events import Event
+from apokalypse.engine.protocol import GameState
+from apokalypse.games.apokalypse import Action, Config
+from apokalypse.games.apokalypse.actions import BACK
+from apokalypse.games.apokalypse.cards import parse_deck
+from apokalypse.i18n import render as r
+from apokalypse.i18n import text
+
+from . import Observation
+from .apokalypse_board import board, result_view
+
+FULL_BOARD = frozenset({"Turn", "Defence", "PlaceSeal"})  # first steps; follow-ups stay short
+
+
+class UI:
+    def __init__(self, config: dict[str, Any], lang: str) -> None:
+        self.lang = lang
+        # The card texts of the hand listing come from the game's own deck (D-COMP-1).
+        self.kinds = {kind.code: kind for kind in parse_deck(Config.from_json(config).deck_text)}
+        self.last_attack: Event | None = None  # what a defence window asks about
+
+    def opening(self, state: GameState) -> list[Event]:
+        return []  # the first decision comes before anything happens
+
+    def note(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.kind == "attack":
+                self.last_attack = event
+
+    def render_events(
+        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
+    ) -> list[str]:
+        return r.render_events(events, seat, self.lang, names)
+
+    def render_action(self, action: Action, obs: Observation, names: Sequence[str]) -> str:
+        return r.render_action(action, self.lang, obs, names)
+
+    def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
+        values: dict[str, Any] = {"name": names[seat]}
+        choice = obs.get("choice") or {}
+        if "code" in choice:
+            values["card"] = r.card_name(choice["code"], self.lang)
+        attack = self.last_attack
+        if attack is not None:
+            values["attack"] = r.render_event(attack, seat, self.lang, names)
+            values["other"] = text(f"side.{('evil', 'good')[attack.args['side']]}", self.lang)
+        return text(f"ui.decision.{obs['decision']}", self.lang, **values)
+
+    def back_action(self, obs: Observation) -> Action | None:
+        return BACK if "choice" in obs else None  # a second step: the first can be taken back
+
+    def auto_answer(self, legal: Sequence[Action]) -> str | None:
+        # R-ATTACK-4: every other player is asked, whatever they hold.
+        if [str(a) for a in legal] == ["decline"]:
+            return text("ui.auto_decline", self.lang)
+        return None
+
+    def full_board(self, obs: Observation) -> bool:
+        return obs["decision"] in FULL_BOARD
+
+    def board(
+        self, obs: Observation, names: Sequence[str], recent: Sequence[str] = ()
+    ) -> RenderableType:
+        return board(obs, self.lang, names, self.kinds, recent)
+
+    def summaries(
+        self, events: Sequence[Event], names: Sequence[str]
+    ) -> list[tuple[int, RenderableType]]:
+        return []  # the reckonings read well as log lines
+
+    def result_view(self, result: dict[str, Any], names: Sequence[str]) -> RenderableType:
+        return result_view(result, self.lang, names)
+
+    def result_line(self, result: dict[str, Any], names: Sequence[str]) -> str:
+        totals = ", ".join(f"{names[q]} {t}" for q, t in enumerate(result["totals"]))
+        winners = ", ".join(names[q] for q in result["winners"]) or text("ui.nobody", self.lang)
+        return text(
+            "ui.result_line", self.lang, case=result["case"], winners=winners, totals=totals
+        )
+
+    def refusal(self, exc: IllegalAction) -> str:
+        return r.render_refusal(exc, self.lang)
+
+    def help(self) -> str:
+        return text("ui.help", self.lang)
