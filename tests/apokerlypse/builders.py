@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from apokalypse.engine.events import Event
-from apokalypse.games.apokerlypse import GAME, Config, State, knowledge, parse_action
+from apokalypse.games.apokerlypse import GAME, Config, State, parse_action
 from apokalypse.games.apokerlypse.cards import DECK_SIZE, parse_card
-from apokalypse.games.apokerlypse.flow import advance
+from apokalypse.games.apokerlypse.flow import advance, reset_round
 from apokalypse.games.apokerlypse.pending import DRAW_1, Flow
-from apokalypse.games.apokerlypse.scoring import NO_MODS
 from apokalypse.games.apokerlypse.state import TOTAL_CHIPS
 
 
@@ -56,18 +55,7 @@ def deal_round(
         s.hands[seat] = cards(*hands[seat]) if seat in hands else [free.pop() for _ in range(5)]
         s.discards[seat] = []
     s.pile = free + cards(*reversed(draws))  # the top is the end of the list
-    n = s.n
-    s.in_round = [True] * n
-    s.short = [False] * n
-    s.ability_used = [False] * n
-    s.used = set()
-    s.mods = [NO_MODS] * n
-    knowledge.reset(s)
-    s.revealed = False
-    s.order = ()
-    s.scores = [None] * n
-    s.zero = False
-    s.last_round = max(s.chips) < s.cost
+    reset_round(s)
     s.stack = []
     s.result_ = None
     s.legal_cache = None

@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.errors import ConfigError, IllegalAction
 
 LANGS = ("en", "de")
 DEFAULT_LANG = "en"
@@ -106,3 +106,11 @@ __all__ = [
     "seat_names",
     "text",
 ]
+
+
+def refusal(exc: IllegalAction, lang: str, key_prefix: str = "") -> str:
+    """A refused action: the rule id, what the rule says (``<prefix>rule.<id>`` in the catalog,
+    when there is such an entry) and the engine's specific reason."""
+    key = f"{key_prefix}rule.{exc.rule}"
+    title = text(key, lang) if has(key, lang) or has(key, "en") else exc.rule
+    return text("ui.refusal", lang, rule=exc.rule, title=title, message=exc.message)

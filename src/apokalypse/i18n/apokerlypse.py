@@ -20,7 +20,7 @@ from apokalypse.engine.events import Event, EventView
 from apokalypse.games.apokerlypse.cards import FACTIONS, SUIT_SYMBOLS, SUITS, parse_card
 from apokalypse.games.apokerlypse.content import Content, Effect
 
-from . import has, plural, text
+from . import has, plural, refusal, text
 
 P = "apokerlypse."
 # Arguments that hold the secret part of an event: present in a view, the "seen" form is used.
@@ -298,9 +298,7 @@ def rule_title(rule: str, lang: str) -> str:
 
 def render_refusal(exc: IllegalAction, lang: str) -> str:
     """A refused action: the rule id, what the rule says, and the engine's specific reason."""
-    return text(
-        "ui.refusal", lang, rule=exc.rule, title=rule_title(exc.rule, lang), message=exc.message
-    )
+    return refusal(exc, lang, P)
 
 
 __all__ = [

@@ -33,7 +33,7 @@ from apokalypse.games.apokalypse.cards import (
     CardKind,
 )
 
-from . import catalog, has, plural, seat_names, text
+from . import catalog, has, plural, refusal, seat_names, text
 
 ICON_LETTERS = {"m": "mask", "h": "helmet", "p": "pig"}  # the letters of protection card codes
 ICON_NAMES = ("mask", "helmet", "pig")
@@ -334,9 +334,7 @@ def rule_title(rule: str, lang: str) -> str:
 
 def render_refusal(exc: IllegalAction, lang: str) -> str:
     """A refused action: the rule id, what the rule says, and the engine's specific reason."""
-    return text(
-        "ui.refusal", lang, rule=exc.rule, title=rule_title(exc.rule, lang), message=exc.message
-    )
+    return refusal(exc, lang)
 
 
 __all__ = [

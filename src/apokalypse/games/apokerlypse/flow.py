@@ -55,19 +55,7 @@ def start_round(s: State, events: list[Event], first: bool = False) -> None:
         cards.clear()
     pile.sort()  # a shuffle of a canonical order: the result depends on the seed only
     s.rng.shuffle(pile)
-    s.in_round = [True] * n
-    s.short = [False] * n
-    s.ability_used = [False] * n
-    s.used = set()
-    s.mods = [NO_MODS] * n
-    knowledge.reset(s)
-    s.revealed = False
-    s.order = ()
-    s.scores = [None] * n
-    s.zero = False
-    # Costs only rise and nobody can hold more than the 48 chips: once nobody can pay, nobody
-    # ever will, so this round is the last (the engine's end rule, see the package notes).
-    s.last_round = max(s.chips) < s.cost
+    reset_round(s)
     events.append(
         Event(
             "round-start",
@@ -83,6 +71,24 @@ def start_round(s: State, events: list[Event], first: bool = False) -> None:
             Event("deal", {"seat": seat, "count": len(hand)}, {"cards": hand}, frozenset({seat}))
         )
     s.flow = Flow(DRAW_1, 0)
+
+
+def reset_round(s: State) -> None:
+    """What every dealer round starts afresh: everybody in, nobody short, nothing used."""
+    n = s.n
+    s.in_round = [True] * n
+    s.short = [False] * n
+    s.ability_used = [False] * n
+    s.used = set()
+    s.mods = [NO_MODS] * n
+    knowledge.reset(s)
+    s.revealed = False
+    s.order = ()
+    s.scores = [None] * n
+    s.zero = False
+    # Costs only rise and nobody can hold more than the 48 chips: once nobody can pay, nobody
+    # ever will, so this round is the last (the engine's end rule, see the package notes).
+    s.last_round = max(s.chips) < s.cost
 
 
 def pay(s: State, seat: int, events: list[Event]) -> None:
