@@ -131,9 +131,12 @@ def test_same_seeds_same_game():
     assert game() == game()
 
 
-def test_a_designers_own_content_plays_as_plain_but_legally():
+def test_a_designers_own_content_is_read_from_the_observation_and_played():
     text = content_with('[card.7c]\ntiming = "any"\nkind = "multiplier"\nfactor = 3\n')
     s = new(3, 2, text)
+    view = bot_view.View.of(s.observation(0))
+    effect = view.content.effects[bot_view.parse_card("7c")]
+    assert effect is not None and effect.kind == "multiplier"  # the designer's card, as written
     play_out(s, [make_bot("heuristic", q, GAME) for q in range(3)])
     assert s.is_over
 

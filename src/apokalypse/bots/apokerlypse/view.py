@@ -1,8 +1,8 @@
 """The observation dict, parsed once per decision into card ints and small helpers.
 
-Effects are public (the content is public), but the observation names the content only. The bot
-looks the name up among the packaged contents; a designer's own file reads as the plain game
-(weaker play, still legal: the bot only ever picks from the legal actions).
+Effects are public: the observation carries the content as the config gives it (a packaged name
+or a designer's file text), and the bot loads it as the engine does (cached), so it plays a
+designer's own cards as they are written.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from apokalypse.games.apokerlypse.cards import FACTIONS, RANKS, SUITS, parse_card
-from apokalypse.games.apokerlypse.content import PACKAGED, Content, Effect, load_content
+from apokalypse.games.apokerlypse.content import Content, Effect, load_content
 
 from .hands import Mods, Scorer, Table
 
 STAKE_PENDING = ("discard-1", "draw-2")  # steps before everybody has decided on phase 2
 
 
-def content_of(name: str) -> Content:
-    return load_content(name if name in PACKAGED else "plain")
+def content_of(spec: str) -> Content:
+    return load_content(spec)
 
 
 def _cards(codes: list[str] | None) -> list[int]:
@@ -75,7 +75,7 @@ class View:
             obs=obs,
             seat=obs["seat"],
             n=n,
-            content=content_of(obs["content"]),
+            content=content_of(obs["content_spec"]),
             table=Table.of(obs["table"], obs["bonus_cap"]),
             hand=_cards(obs["hand"]),
             chips=list(obs["chips"]),

@@ -61,6 +61,9 @@ def observation(s: State, player: int | None) -> Observation:
         "seat": player,
         "players": s.n,
         "content": s.content.name,
+        # The effects are public rules: "plain", "example" or a designer's file text, as in the
+        # config (the same string object, so a large file costs nothing per observation).
+        "content_spec": s.config.content,
         "table": s.config.table,
         "bonus_cap": s.config.bonus_cap,
         "round": s.round,
