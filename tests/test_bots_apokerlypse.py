@@ -23,7 +23,7 @@ from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.registry import game_names
 from apokalypse.games.apokerlypse import GAME as RULES
 from apokalypse.games.apokerlypse import Action, Config, State
-from apokalypse.games.apokerlypse.cards import FACTIONS
+from apokalypse.games.apokerlypse.cards import FACTIONS, parse_card
 from apokalypse.games.apokerlypse.content import load_content
 from tests.apokerlypse.builders import (
     act,
@@ -135,7 +135,7 @@ def test_a_designers_own_content_is_read_from_the_observation_and_played():
     text = content_with('[card.7c]\ntiming = "any"\nkind = "multiplier"\nfactor = 3\n')
     s = new(3, 2, text)
     view = bot_view.View.of(s.observation(0))
-    effect = view.content.effects[bot_view.parse_card("7c")]
+    effect = view.content.effects[parse_card("7c")]
     assert effect is not None and effect.kind == "multiplier"  # the designer's card, as written
     play_out(s, [make_bot("heuristic", q, GAME) for q in range(3)])
     assert s.is_over
