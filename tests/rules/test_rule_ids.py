@@ -1,0 +1,117 @@
+"""Every rule, decision and variant id of ``shared/rules/apokalypse.md`` is named by a test that
+checks it, in the test's name or docstring (``test_r_play_8_…`` checks R-PLAY-8)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import tests.rules
+
+RULE_IDS = (
+    "R-DEAL-3",
+    "R-COMP-1",
+    "R-COMP-2",
+    "R-COMP-3",
+    "R-COMP-4",
+    "R-COMP-5",
+    "D-COMP-1",
+    "D-COMP-2",
+    "R-SETUP-1",
+    "R-SETUP-2",
+    "R-SETUP-3",
+    "V-ETHOS-BALANCED",
+    "R-SETUP-4",
+    "R-SETUP-5",
+    "R-REWARD-1",
+    "R-SETUP-6",
+    "R-TURN-1",
+    "R-TURN-2",
+    "R-ATTACK-4",
+    "R-TURN-3",
+    "R-TURN-4",
+    "R-TURN-5",
+    "R-PLAY-1",
+    "R-PLAY-2",
+    "R-PLAY-3",
+    "R-PLAY-4",
+    "R-PLAY-5",
+    "D-PLAY-1",
+    "R-PLAY-6",
+    "R-PLAY-7",
+    "R-PLAY-8",
+    "R-PLAY-9",
+    "R-PLAY-10",
+    "R-PLAY-11",
+    "R-PLAY-12",
+    "R-PLAY-13",
+    "R-PLAY-14",
+    "R-PLAY-15",
+    "R-PLAY-16",
+    "R-PLAY-17",
+    "R-ATTACK-1",
+    "R-ATTACK-2",
+    "R-ATTACK-3",
+    "V-ETHOS-ORPHANS",
+    "R-REWARD-3",
+    "D-ATTACK-1",
+    "R-DEAL-1",
+    "R-DEAL-2",
+    "D-DEAL-1",
+    "R-DEAL-4",
+    "D-DEAL-2",
+    "R-DEAL-5",
+    "R-HORSE-1",
+    "R-HORSE-2",
+    "R-HORSE-3",
+    "R-HORSE-4",
+    "D-HORSE-1",
+    "R-HORSE-5",
+    "D-HORSE-2",
+    "R-REWARD-2",
+    "D-REWARD-1",
+    "D-REWARD-2",
+    "R-REFILL-1",
+    "R-END-1",
+    "R-END-2",
+    "R-END-3",
+    "R-END-4",
+    "V-GOOD-TEAM",
+    "R-END-5",
+    "D-END-1",
+    "R-END-6",
+    "V-EDITION-2008",
+    "R-INFO-1",
+    "R-INFO-2",
+    "R-INFO-3",
+)
+ID_PATTERN = re.compile(r"\b(?:R|D)-[A-Z]+-\d+\b|\bV-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+RULES_FILE = Path(__file__).resolve().parents[3] / "shared" / "rules" / "apokalypse.md"
+
+
+def _named() -> str:
+    """Test names (as ids: ``test_r_play_8_x`` → ``R-PLAY-8-X``) and docstrings."""
+    text = []
+    for info in pkgutil.iter_modules(tests.rules.__path__):
+        module = importlib.import_module(f"tests.rules.{info.name}")
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if name.startswith("test_"):
+                text.append(name[5:].upper().replace("_", "-"))
+                text.append(fn.__doc__ or "")
+    return "\n".join(text)
+
+
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_every_rule_id_has_a_test(rule: str) -> None:
+    assert re.search(rf"(?<![A-Z0-9-]){re.escape(rule)}(?![0-9])", _named()), rule
+
+
+def test_the_list_matches_the_rules_reference() -> None:
+    if not RULES_FILE.exists():
+        pytest.skip("the shared rules reference is not next to this checkout")
+    assert set(ID_PATTERN.findall(RULES_FILE.read_text("utf-8"))) == set(RULE_IDS)
