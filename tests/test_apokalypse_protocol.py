@@ -8,7 +8,7 @@ import pytest
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.games.apokalypse import parse_action
 from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, Turn
-from tests.builders import act, blank, codes, hand, populaces
+from tests.builders import act, blank, codes, hand, populaces, put
 
 
 def test_back_returns_from_the_target_step_with_nothing_played():
@@ -53,3 +53,30 @@ def test_the_attack_on_the_table_is_public_with_its_target():
     assert s.observation(0)["attack"] == expected  # the attacker now picks the destination
     act(s, "to p1")
     assert s.observation(None)["attack"] is None
+
+
+def test_a_refusal_survives_pickling_for_worker_processes():
+    import pickle
+
+    exc = IllegalAction("R-PLAY-5", "p3 holds no cards", key="steal.no-cards", params={"seat": 2})
+    back = pickle.loads(pickle.dumps(exc))
+    assert (str(back), back.rule, back.key, dict(back.params)) == (
+        str(exc),
+        "R-PLAY-5",
+        "steal.no-cards",
+        {"seat": 2},
+    )
+
+
+def test_r_play_10_refusal_names_the_side_where_replacing_is_allowed():
+    s = blank(3)
+    populaces(s, 0, good=1)  # somewhere the Heaven card may legally go
+    populaces(s, 1, evil=1)
+    put(s, 1, "evil", "nether", "mask")
+    put(s, 1, "evil", "heaven", "m/hp")
+    hand(s, 0, "h/mp")
+    act(s, "play h/mp heaven")
+    with pytest.raises(IllegalAction) as err:
+        s.apply(parse_action("target p2.evil.heaven.0"))
+    assert err.value.rule == "R-PLAY-10"
+    assert "good side" in err.value.message

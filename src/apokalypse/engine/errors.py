@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+# What a refusal's parameters may hold: plain values, so that a refusal can be rendered (or
+# sent over a wire) without knowing the engine's types.
+ParamValue = str | int | None
+
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -10,14 +16,44 @@ class EngineError(Exception):
 class IllegalAction(EngineError):
     """An action the rules forbid. The state is left untouched.
 
+    ``message`` is the English reason (what ``str()`` shows, and what logs and tests read).
+    ``key`` and ``params`` say the same for translation: the catalogs hold ``refusal.<key>``
+    (``<game>.refusal.<key>`` for a game with its own catalog) with ``{param}`` placeholders,
+    which :mod:`apokalypse.i18n` fills in; without a key the English message is shown.
+
     >>> str(IllegalAction("R-PLAY-8", "evil Heaven needs a Netherworld card below"))
     'R-PLAY-8: evil Heaven needs a Netherworld card below'
+    >>> exc = IllegalAction("R-PLAY-5", "p3 is not another player holding cards",
+    ...                     key="steal.no-cards", params={"seat": 2})
+    >>> str(exc), exc.key, dict(exc.params)
+    ('R-PLAY-5: p3 is not another player holding cards', 'steal.no-cards', {'seat': 2})
     """
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        key: str | None = None,
+        params: Mapping[str, ParamValue] | None = None,
+    ) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+        self.key = key
+        # A copy, typed read-only: the caller's dict may be reused, and a refusal never changes.
+        self.params: Mapping[str, ParamValue] = dict(params or {})
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Exceptions pickle by their args; this one's constructor takes (rule, message) and two
+        # keywords, so say how to rebuild it (worker processes send errors back this way).
+        return (_rebuild_illegal, (self.rule, self.message, self.key, dict(self.params)))
+
+
+def _rebuild_illegal(
+    rule: str, message: str, key: str | None, params: dict[str, ParamValue]
+) -> IllegalAction:
+    return IllegalAction(rule, message, key=key, params=params)
 
 
 class NotationError(EngineError):

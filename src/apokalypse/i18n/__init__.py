@@ -16,12 +16,12 @@ a game's own file ``<game>.<lang>.toml`` is read under the prefix ``<game>.``
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from apokalypse.engine.errors import ConfigError, IllegalAction
+from apokalypse.engine.errors import ConfigError, IllegalAction, ParamValue
 
 LANGS = ("en", "de")
 DEFAULT_LANG = "en"
@@ -99,18 +99,54 @@ def seat_names(players: int, viewer: int | None, lang: str) -> list[str]:
 __all__ = [
     "DEFAULT_LANG",
     "LANGS",
+    "RefusalValues",
     "catalog",
     "check_lang",
     "has",
     "plural",
+    "refusal",
+    "refusal_reason",
     "seat_names",
     "text",
 ]
 
 
-def refusal(exc: IllegalAction, lang: str, key_prefix: str = "") -> str:
+# Turns a refusal's plain parameters into the values of its template (a seat number into "p2", a
+# card code into the card's name): each game knows its own cards, so it supplies this.
+RefusalValues = Callable[[Mapping[str, ParamValue], str], Mapping[str, Any]]
+
+
+def refusal_reason(
+    exc: IllegalAction, lang: str, key_prefix: str = "", values: RefusalValues | None = None
+) -> str:
+    """The specific reason of a refusal in ``lang``: the catalog's ``<prefix>refusal.<key>``
+    filled with the exception's parameters (through ``values``), or the engine's English
+    message when the exception has no key or the catalog no entry for it.
+
+    >>> exc = IllegalAction("R-END-1", "the game is over", key="game.over")
+    >>> refusal_reason(exc, "de"), refusal_reason(IllegalAction("R-END-1", "over"), "de")
+    ('das Spiel ist zu Ende', 'over')
+    """
+    if exc.key is None:
+        return exc.message
+    key = f"{key_prefix}refusal.{exc.key}"
+    if not has(key, lang):
+        return exc.message
+    try:
+        filled = values(exc.params, lang) if values is not None else exc.params
+    except (KeyError, IndexError, TypeError, ValueError):
+        # Parameters the renderer cannot read must not turn a refusal into a crash of the game
+        # in progress; the English reason still says what is wrong (the tests catch the bug).
+        return exc.message
+    return text(key, lang, **filled)
+
+
+def refusal(
+    exc: IllegalAction, lang: str, key_prefix: str = "", values: RefusalValues | None = None
+) -> str:
     """A refused action: the rule id, what the rule says (``<prefix>rule.<id>`` in the catalog,
-    when there is such an entry) and the engine's specific reason."""
+    when there is such an entry) and the specific reason (:func:`refusal_reason`)."""
     key = f"{key_prefix}rule.{exc.rule}"
     title = text(key, lang) if has(key, lang) or has(key, "en") else exc.rule
-    return text("ui.refusal", lang, rule=exc.rule, title=title, message=exc.message)
+    message = refusal_reason(exc, lang, key_prefix, values)
+    return text("ui.refusal", lang, rule=exc.rule, title=title, message=message)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.errors import IllegalAction, ParamValue
 from apokalypse.engine.events import Event, EventView
 from apokalypse.games.apokerlypse.cards import FACTIONS, SUIT_SYMBOLS, SUITS, parse_card
 from apokalypse.games.apokerlypse.content import Content, Effect
@@ -296,9 +296,34 @@ def rule_title(rule: str, lang: str) -> str:
     return text(key, lang) if has(key, "en") else rule
 
 
+def refusal_values(params: Mapping[str, ParamValue], lang: str) -> dict[str, Any]:
+    """The placeholders of an ``apokerlypse.refusal.<key>`` template, from the refusal's plain
+    parameters, by name: ``seat`` (0-based) → "p2"; ``card`` (a code) → "7♥"; ``cost`` → chips;
+    ``count`` → cards; ``timing`` → when an effect resolves; ``faction`` → the faction with its
+    suit (a content file's own name as it is). Anything else (typed notation) is shown as it is."""
+    values: dict[str, Any] = dict(params)
+    seat, card, timing = params.get("seat"), params.get("card"), params.get("timing")
+    if isinstance(seat, int):
+        values["seat"] = f"p{seat + 1}"
+    if isinstance(card, str):
+        values["card"] = card_label(card)
+    cost, count = params.get("cost"), params.get("count")
+    if isinstance(cost, int):
+        values["cost"] = chips(cost, lang)
+    if isinstance(count, int):
+        values["count"] = count_cards(count, lang)
+    if isinstance(timing, str) and has(f"{P}timing.{timing}", "en"):
+        values["timing"] = t(f"timing.{timing}", lang)
+    faction = params.get("faction")
+    if isinstance(faction, str) and faction in FACTIONS:
+        values["faction"] = faction_name(faction, lang)
+    return values
+
+
 def render_refusal(exc: IllegalAction, lang: str) -> str:
-    """A refused action: the rule id, what the rule says, and the engine's specific reason."""
-    return refusal(exc, lang, P)
+    """A refused action: the rule id, what the rule says, and the specific reason (translated
+    when the rules gave it a key, see :func:`refusal_values`)."""
+    return refusal(exc, lang, P, refusal_values)
 
 
 __all__ = [
@@ -314,6 +339,7 @@ __all__ = [
     "effect_values",
     "effect_what",
     "faction_name",
+    "refusal_values",
     "render_event",
     "render_events",
     "render_refusal",

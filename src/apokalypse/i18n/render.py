@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.errors import IllegalAction, ParamValue
 from apokalypse.engine.events import Event, EventView
 from apokalypse.games.apokalypse.actions import Action
 from apokalypse.games.apokalypse.cards import (
@@ -332,9 +332,43 @@ def rule_title(rule: str, lang: str) -> str:
     return text(key, lang) if has(key, lang) or has(key, "en") else rule
 
 
+def refusal_values(params: Mapping[str, ParamValue], lang: str) -> dict[str, Any]:
+    """The placeholders of a ``refusal.<key>`` template, from the refusal's plain parameters.
+
+    By name: ``seat`` (0-based) → "p2"; ``card`` (a code) → the card's name; ``side`` (index
+    or name) → the side, also as ``side_f``; ``plane`` → the plane; ``use`` → how the card is
+    played; seat, side and plane (and ``pos``) together → ``place``, as events name a place.
+    Any other parameter (typed notation, numbers) is shown as it is."""
+    values: dict[str, Any] = dict(params)
+    seat, side, plane = params.get("seat"), params.get("side"), params.get("plane")
+    pos = params.get("pos")
+    if isinstance(seat, int):
+        values["seat"] = f"p{seat + 1}"
+    side_i = SIDE_NAMES.index(side) if side in SIDE_NAMES else side if side in (0, 1) else None
+    if side_i is not None:
+        values["side"] = side_name(side_i, lang)
+        values["side_f"] = text(f"side_f.{SIDE_NAMES[side_i]}", lang)
+    if isinstance(plane, int) and 0 <= plane < len(PLANE_NAMES):
+        values["plane"] = plane_name(plane, lang)
+    if isinstance(seat, int) and side_i is not None:
+        if isinstance(plane, int) and 0 <= plane < len(PLANE_NAMES):
+            at = pos if isinstance(pos, int) else -1
+            values["place"] = place_text(seat, side_i, plane, at, lang, ())
+        else:  # a place named by player and side only ("target p2.good")
+            values["place"] = text("place.side", lang, seat=values["seat"], side_f=values["side_f"])
+    card = params.get("card")
+    if isinstance(card, str):
+        values["card"] = card_name(card, lang)
+    use = params.get("use")
+    if isinstance(use, str) and has(f"use.{use}", lang):
+        values["use"] = text(f"use.{use}", lang)
+    return values
+
+
 def render_refusal(exc: IllegalAction, lang: str) -> str:
-    """A refused action: the rule id, what the rule says, and the engine's specific reason."""
-    return refusal(exc, lang)
+    """A refused action: the rule id, what the rule says, and the specific reason (translated
+    when the rules gave it a key, see :func:`refusal_values`)."""
+    return refusal(exc, lang, "", refusal_values)
 
 
 __all__ = [
@@ -344,6 +378,7 @@ __all__ = [
     "horseman_title",
     "place_text",
     "plane_name",
+    "refusal_values",
     "render_action",
     "render_event",
     "render_events",

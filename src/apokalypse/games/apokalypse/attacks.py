@@ -68,7 +68,16 @@ def explain_target(s: State, role: str, seat: int, side: int) -> None:
         "R-PLAY-6": "its outermost populace is an especially good/evil person, immune to Ethos"
         " change",
     }[rule]
-    raise IllegalAction(rule, f"p{seat + 1}'s {SIDE_NAMES[side]} side cannot be attacked: {why}")
+    raise IllegalAction(
+        rule,
+        f"p{seat + 1}'s {SIDE_NAMES[side]} side cannot be attacked: {why}",
+        key={
+            "R-ATTACK-1": "attack.basic-only",
+            "R-PLAY-17": "attack.music",
+            "R-PLAY-6": "attack.immune",
+        }[rule],
+        params={"seat": seat, "side": side},
+    )
 
 
 def declare(s: State, attacker: int, code: str, seat: int, side: int) -> list[Event]:
@@ -97,14 +106,28 @@ def answer(s: State, p: Defence, action: Action) -> list[Event]:
             return []
         return _resolve(s, p.attacker, p.card, p.seat, p.side)
     if action.verb != "defend":
-        raise IllegalAction("R-ATTACK-4", "answer the attack with 'defend <card>' or 'decline'")
+        raise IllegalAction(
+            "R-ATTACK-4",
+            "answer the attack with 'defend <card>' or 'decline'",
+            key="defend.answer",
+        )
     attack_role = s.table.kind[p.card].role
     kind = s.table.kinds_by_code.get(action.code)
     if kind is None or kind.role not in DEFENDS[attack_role]:
         allowed = "Ethos change or music" if attack_role == VIOLENCE else "Violence or music"
-        raise IllegalAction("R-ATTACK-4", f"{action.code!r} does not defend; use {allowed}")
+        raise IllegalAction(
+            "R-ATTACK-4",
+            f"{action.code!r} does not defend; use {allowed}",
+            key="defend.against-violence" if attack_role == VIOLENCE else "defend.against-ethos",
+            params={"card": action.code},
+        )
     if not s.holds(p.player, action.code):
-        raise IllegalAction("R-ATTACK-4", f"you hold no {action.code!r}")
+        raise IllegalAction(
+            "R-ATTACK-4",
+            f"you hold no {action.code!r}",
+            key="defend.not-held",
+            params={"card": action.code},
+        )
     card = s.take_from_hand(p.player, action.code)
     s.table_cards.remove(p.card)
     s.discard(p.card)  # R-ATTACK-4: attack and defence cards are discarded

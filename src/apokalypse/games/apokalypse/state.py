@@ -207,7 +207,12 @@ class State:
 
 def _seat_ok(s: State, action: Action) -> None:
     if not 0 <= action.seat < s.n:
-        raise IllegalAction("R-PLAY-1", f"there is no seat p{action.seat + 1} in this game")
+        raise IllegalAction(
+            "R-PLAY-1",
+            f"there is no seat p{action.seat + 1} in this game",
+            key="seat.unknown",
+            params={"seat": action.seat},
+        )
 
 
 # --- one legal/apply pair per kind of decision --------------------------------------------------
@@ -222,7 +227,12 @@ def _apply_turn(s: State, p: Turn, action: Action, checked: bool) -> list[Event]
     if action.verb == "pass":
         return _pass(s, player)
     if action.verb != "play":
-        raise IllegalAction("R-TURN-1", f"on a turn you play a card or pass, not {action.verb!r}")
+        raise IllegalAction(
+            "R-TURN-1",
+            f"on a turn you play a card or pass, not {action.verb!r}",
+            key="turn.play-or-pass",
+            params={"verb": action.verb},
+        )
     if not checked:
         placement.check_play(s, player, action.code, action.use)
     s.pending = ChooseTarget(player, action.code, action.use)
@@ -250,7 +260,12 @@ def _apply_target(s: State, p: ChooseTarget, action: Action, checked: bool) -> l
         s.pending = Turn(p.player)
         return []
     if action.verb != "target":
-        raise IllegalAction("R-TURN-1", f"choose where {p.code} goes: 'target p<seat>.<side>…'")
+        raise IllegalAction(
+            "R-TURN-1",
+            f"choose where {p.code} goes: 'target p<seat>.<side>…'",
+            key="target.choose-place",
+            params={"card": p.code},
+        )
     if not checked:
         _seat_ok(s, action)
         if action not in placement.targets(s, p.code, p.use):
@@ -267,9 +282,16 @@ def _legal_gift(s: State, p: ChooseGift) -> list[Action]:
 
 def _apply_gift(s: State, p: ChooseGift, action: Action, checked: bool) -> list[Event]:
     if action.verb != "give":
-        raise IllegalAction("R-PLAY-4", "a good deed: choose a card to give ('give <card>')")
+        raise IllegalAction(
+            "R-PLAY-4", "a good deed: choose a card to give ('give <card>')", key="gift.choose-card"
+        )
     if not s.holds(p.player, action.code):
-        raise IllegalAction("R-PLAY-4", f"you hold no {action.code!r} to give")
+        raise IllegalAction(
+            "R-PLAY-4",
+            f"you hold no {action.code!r} to give",
+            key="gift.not-held",
+            params={"card": action.code},
+        )
     s.pending = ChooseRecipient(p.player, action.code)
     return []
 
@@ -283,10 +305,14 @@ def _apply_recipient(s: State, p: ChooseRecipient, action: Action, checked: bool
         s.pending = ChooseGift(p.player)
         return []
     if action.verb != "to":
-        raise IllegalAction("R-PLAY-4", "a good deed: choose the player to give to ('to p<seat>')")
+        raise IllegalAction(
+            "R-PLAY-4",
+            "a good deed: choose the player to give to ('to p<seat>')",
+            key="gift.choose-player",
+        )
     _seat_ok(s, action)
     if action.seat == p.player:
-        raise IllegalAction("R-PLAY-4", "the gift goes to another player")
+        raise IllegalAction("R-PLAY-4", "the gift goes to another player", key="gift.self")
     return placement.give(s, p.player, p.code, action.seat)
 
 
@@ -296,10 +322,19 @@ def _legal_victim(s: State, p: ChooseVictim) -> list[Action]:
 
 def _apply_victim(s: State, p: ChooseVictim, action: Action, checked: bool) -> list[Event]:
     if action.verb != "steal":
-        raise IllegalAction("R-PLAY-5", "an evil deed: choose whom to steal from ('steal p<seat>')")
+        raise IllegalAction(
+            "R-PLAY-5",
+            "an evil deed: choose whom to steal from ('steal p<seat>')",
+            key="steal.choose-player",
+        )
     _seat_ok(s, action)
     if action.seat == p.player or not s.hands[action.seat]:
-        raise IllegalAction("R-PLAY-5", f"p{action.seat + 1} is not another player holding cards")
+        raise IllegalAction(
+            "R-PLAY-5",
+            f"p{action.seat + 1} is not another player holding cards",
+            key="steal.no-cards",
+            params={"seat": action.seat},
+        )
     return placement.steal(s, p.player, action.seat)
 
 
@@ -319,7 +354,11 @@ def _apply_destination(
     s: State, p: ChooseDestination, action: Action, checked: bool
 ) -> list[Event]:
     if action.verb != "to":
-        raise IllegalAction("R-ATTACK-3", "choose the display the populace moves to ('to p<seat>')")
+        raise IllegalAction(
+            "R-ATTACK-3",
+            "choose the display the populace moves to ('to p<seat>')",
+            key="convert.choose-display",
+        )
     _seat_ok(s, action)
     return attacks.convert(s, p, action.seat)
 
@@ -332,12 +371,17 @@ def _apply_seal(s: State, p: PlaceSeal, action: Action, checked: bool) -> list[E
     from . import horsemen
 
     if action.verb != "target":
-        raise IllegalAction("R-REWARD-3", "place the seal now: 'target p<seat>.<side>.<plane>…'")
+        raise IllegalAction(
+            "R-REWARD-3",
+            "place the seal now: 'target p<seat>.<side>.<plane>…'",
+            key="seal.place-now",
+        )
     if not checked and action not in placement.seal_targets(s):
         raise IllegalAction(
             "R-REWARD-3",
             "a seal goes as Church Music over a good populace, as Heavy Metal under an evil one,"
             " or onto a displayed music card to neutralise it",
+            key="seal.wrong-place",
         )
     return horsemen.place_seal(s, p, action)
 
@@ -347,7 +391,7 @@ def _legal_over(s: State, p: GameOver) -> list[Action]:
 
 
 def _apply_over(s: State, p: GameOver, action: Action, checked: bool) -> list[Event]:
-    raise IllegalAction("R-END-1", "the game is over")
+    raise IllegalAction("R-END-1", "the game is over", key="game.over")
 
 
 _LEGAL: dict[type, Any] = {

@@ -80,27 +80,65 @@ def explain_use(s: State, seat: int, action: Action, scoring: bool) -> None:
     if action.verb == "ability":
         faction = s.content.factions[s.factions[seat]]
         if faction.ability is None:
-            raise IllegalAction("KD-SETUP-1", f"the {faction.name} have no ability in this content")
+            raise IllegalAction(
+                "KD-SETUP-1",
+                f"the {faction.name} have no ability in this content",
+                key="ability.none",
+                params={"faction": faction.name},
+            )
         if s.ability_used[seat]:
-            raise IllegalAction("K-SCORE-5", "one faction ability per round")
+            raise IllegalAction("K-SCORE-5", "one faction ability per round", key="ability.used")
         if s.action_chips[seat] <= 0:
-            raise IllegalAction("K-SETUP-2", "you have no action chips left")
-        raise IllegalAction("K-SCORE-5", "this ability is used in your final-scoring turn")
+            raise IllegalAction(
+                "K-SETUP-2", "you have no action chips left", key="ability.no-chips"
+            )
+        raise IllegalAction(
+            "K-SCORE-5",
+            "this ability is used in your final-scoring turn",
+            key="ability.scoring-only",
+        )
     card = action.card
     code = CODES[card]
     effect = s.content.effects[card]
     if card not in s.hands[seat]:
-        raise IllegalAction("KD-SETUP-1", f"you hold no {code}")
+        raise IllegalAction(
+            "KD-SETUP-1", f"you hold no {code}", key="use.not-held", params={"card": code}
+        )
     if effect is None:
-        raise IllegalAction("KD-SETUP-1", f"{code} has no effect in this content")
+        raise IllegalAction(
+            "KD-SETUP-1",
+            f"{code} has no effect in this content",
+            key="use.no-effect",
+            params={"card": code},
+        )
     if card in s.used:
-        raise IllegalAction("K-SCORE-6", f"the effect of {code} has already resolved this round")
+        raise IllegalAction(
+            "K-SCORE-6",
+            f"the effect of {code} has already resolved this round",
+            key="use.resolved",
+            params={"card": code},
+        )
     if effect.kind == "block":
-        raise IllegalAction("K-SCORE-6", f"{code} blocks: it answers another player's effect")
+        raise IllegalAction(
+            "K-SCORE-6",
+            f"{code} blocks: it answers another player's effect",
+            key="use.block-card",
+            params={"card": code},
+        )
     if effect.timing in ("draw", "discard"):
         when = "drawn" if effect.timing == "draw" else "discarded"
-        raise IllegalAction("K-ROUND-2", f"{code} resolves when it is {when}")
-    raise IllegalAction("K-SCORE-4", f"{code} resolves in your final-scoring turn")
+        raise IllegalAction(
+            "K-ROUND-2",
+            f"{code} resolves when it is {when}",
+            key="use.timing",
+            params={"card": code, "timing": effect.timing},
+        )
+    raise IllegalAction(
+        "K-SCORE-4",
+        f"{code} resolves in your final-scoring turn",
+        key="use.scoring-only",
+        params={"card": code},
+    )
 
 
 # --- announcing and resolving ---------------------------------------------------------------
@@ -318,28 +356,73 @@ def explain_frame(s: State, frame: Frame, action: Action) -> None:
     if type(frame) is Window:
         if verb not in ("allow", "block"):
             raise IllegalAction(
-                "K-SCORE-6", "answer the announced effect: 'block <card>' or 'allow'"
+                "K-SCORE-6",
+                "answer the announced effect: 'block <card>' or 'allow'",
+                key="block.answer",
             )
         code = CODES[action.card]
         effect = s.content.effects[action.card]
         if action.card not in s.hands[frame.player]:
-            raise IllegalAction("K-SCORE-6", f"you hold no {code}")
+            raise IllegalAction(
+                "K-SCORE-6", f"you hold no {code}", key="block.not-held", params={"card": code}
+            )
         if effect is None or effect.kind != "block":
-            raise IllegalAction("K-SCORE-6", f"{code} has no block effect")
-        raise IllegalAction("K-SCORE-6", f"the block of {code} has already been used this round")
+            raise IllegalAction(
+                "K-SCORE-6",
+                f"{code} has no block effect",
+                key="block.no-block",
+                params={"card": code},
+            )
+        raise IllegalAction(
+            "K-SCORE-6",
+            f"the block of {code} has already been used this round",
+            key="block.used",
+            params={"card": code},
+        )
     if type(frame) is ChooseTarget:
         if verb != "target":
-            raise IllegalAction("KD-SETUP-1", "choose the player the effect aims at: 'target p<n>'")
+            raise IllegalAction(
+                "KD-SETUP-1",
+                "choose the player the effect aims at: 'target p<n>'",
+                key="target.choose",
+            )
         q = action.seat
         if q == frame.player:
-            raise IllegalAction("KD-SETUP-1", "the effect aims at another player")
+            raise IllegalAction(
+                "KD-SETUP-1", "the effect aims at another player", key="target.self"
+            )
         if not s.in_round[q]:
-            raise IllegalAction("K-ROUND-3", f"p{q + 1} has dropped out of the round")
+            raise IllegalAction(
+                "K-ROUND-3",
+                f"p{q + 1} has dropped out of the round",
+                key="target.dropped-out",
+                params={"seat": q},
+            )
         if s.short[q]:
-            raise IllegalAction("K-SHORT-1", f"p{q + 1} is short: cannot receive or lose cards")
-        raise IllegalAction("KD-SETUP-1", f"p{q + 1} holds no card to take")
+            raise IllegalAction(
+                "K-SHORT-1",
+                f"p{q + 1} is short: cannot receive or lose cards",
+                key="target.short",
+                params={"seat": q},
+            )
+        raise IllegalAction(
+            "KD-SETUP-1",
+            f"p{q + 1} holds no card to take",
+            key="target.no-cards",
+            params={"seat": q},
+        )
     assert type(frame) is ChooseCard
     kind = frame.call.effect.kind
     if verb != kind:
-        raise IllegalAction("KD-SETUP-1", f"choose the card to {kind}: '{kind} <card>'")
-    raise IllegalAction("KD-SETUP-1", f"you hold no {CODES[action.card]}")
+        raise IllegalAction(
+            "KD-SETUP-1",
+            f"choose the card to {kind}: '{kind} <card>'",
+            key="choose.card",
+            params={"verb": kind},  # 'give' or 'swap': the notation verb, typed in any language
+        )
+    raise IllegalAction(
+        "KD-SETUP-1",
+        f"you hold no {CODES[action.card]}",
+        key="choose.not-held",
+        params={"card": CODES[action.card]},
+    )

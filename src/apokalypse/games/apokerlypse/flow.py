@@ -290,26 +290,65 @@ def explain_flow(s: State, flow: Flow, action: Action) -> None:
     if step == SCORING:
         if verb == "done":
             raise IllegalAction(
-                "K-SCORE-4", "your final-scoring card effects must resolve first ('use <card>')"
+                "K-SCORE-4",
+                "your final-scoring card effects must resolve first ('use <card>')",
+                key="scoring.effects-first",
             )
-        raise IllegalAction("K-SCORE-1", "in your scoring turn: 'use <card>', 'ability' or 'done'")
+        raise IllegalAction(
+            "K-SCORE-1",
+            "in your scoring turn: 'use <card>', 'ability' or 'done'",
+            key="scoring.choose",
+        )
     if step in (DISCARD_1, DISCARD_2):
         if verb != "discard":
-            raise IllegalAction("K-ROUND-2", f"discard down to {s.hand_limit(seat)} cards first")
-        raise IllegalAction("K-ROUND-2", f"you hold no {CODES[action.card]}")
+            raise IllegalAction(
+                "K-ROUND-2",
+                f"discard down to {s.hand_limit(seat)} cards first",
+                key="discard.first",
+                params={"count": s.hand_limit(seat)},
+            )
+        raise IllegalAction(
+            "K-ROUND-2",
+            f"you hold no {CODES[action.card]}",
+            key="discard.not-held",
+            params={"card": CODES[action.card]},
+        )
     rule = "K-ROUND-3" if step == STAKE_2 else "K-ROUND-4"
     if verb == "drop":
-        raise IllegalAction(rule, "the last player in the round cannot drop out")
+        raise IllegalAction(
+            rule, "the last player in the round cannot drop out", key="drop.last-player"
+        )
     if verb == "pay":
         if step == PARTICIPATE:
-            raise IllegalAction("KD-ROUND-1", f"you cannot pay {s.cost}; take part free: 'stand'")
+            raise IllegalAction(
+                "KD-ROUND-1",
+                f"you cannot pay {s.cost}; take part free: 'stand'",
+                key="pay.participate-free",
+                params={"cost": s.cost},
+            )
         if s.short[seat]:
-            raise IllegalAction("K-SHORT-1", "you are short this round: your hand stays as it is")
+            raise IllegalAction(
+                "K-SHORT-1",
+                "you are short this round: your hand stays as it is",
+                key="pay.short",
+            )
         raise IllegalAction(
             "K-SHORT-1",
             f"you cannot pay {s.cost} chips this round; chips are never lent or paid later",
+            key="pay.cannot",
+            params={"cost": s.cost},
         )
     if verb == "stand" and step == PARTICIPATE:
-        raise IllegalAction("K-ROUND-4", f"a player with chips pays {s.cost} to take part")
+        raise IllegalAction(
+            "K-ROUND-4",
+            f"a player with chips pays {s.cost} to take part",
+            key="stand.must-pay",
+            params={"cost": s.cost},
+        )
     what = "pay, stand or drop" if step == STAKE_2 else "pay (or stand without chips) or drop"
-    raise IllegalAction(rule, f"now you {what}, not {verb!r}")
+    raise IllegalAction(
+        rule,
+        f"now you {what}, not {verb!r}",
+        key="stake.choose" if step == STAKE_2 else "participate.choose",
+        params={"verb": verb},
+    )

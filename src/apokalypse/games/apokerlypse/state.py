@@ -225,13 +225,23 @@ def _apply(s: State, action: Action) -> list[Event]:
 def _explain(s: State, action: Action) -> None:
     """Raise the refusal for an action that is not legal now, naming the rule it breaks."""
     if type(s.flow) is GameOver:
-        raise IllegalAction("K-END-1", "the game is over")
+        raise IllegalAction("K-END-1", "the game is over", key="game.over")
     if action.seat >= s.n:
-        raise IllegalAction("K-SETUP-1", f"there is no seat p{action.seat + 1} in this game")
+        raise IllegalAction(
+            "K-SETUP-1",
+            f"there is no seat p{action.seat + 1} in this game",
+            key="seat.unknown",
+            params={"seat": action.seat},
+        )
     top = s.pending
     if isinstance(top, Window | ChooseTarget | ChooseCard):
         explain_frame(s, top, action)
     else:
         assert type(top) is Flow
         explain_flow(s, top, action)
-    raise IllegalAction("K-ROUND-2", f"{action} is not possible now")  # a fallback, never silent
+    raise IllegalAction(  # a fallback, never silent
+        "K-ROUND-2",
+        f"{action} is not possible now",
+        key="action.impossible",
+        params={"action": str(action)},  # notation, typed the same in every language
+    )
