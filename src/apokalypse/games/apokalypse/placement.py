@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
-from .actions import Action, format_place
+from .actions import Action
 from .cards import (
     CHURCH,
     DUAL,
@@ -25,7 +24,6 @@ from .cards import (
     METAL,
     MUSIC_ROLES,
     NETHER,
-    PLANE_NAMES,
     PROTECTION,
     SAINT,
     SEAL,
@@ -49,15 +47,6 @@ USES: dict[str, tuple[str, ...]] = {
     VIOLENCE: ("attack",),
     ETHOS_CHANGE: ("attack",),
 }
-WRONG_USE_RULE = {
-    "good": "R-PLAY-3",
-    "evil": "R-PLAY-3",
-    "heaven": "R-PLAY-7",
-    "nether": "R-PLAY-11",
-    "attack": "R-ATTACK-1",
-    "neutralise": "R-PLAY-15",
-}
-NO_TARGET_RULE = {"heaven": "R-PLAY-8", "nether": "R-PLAY-12", "neutralise": "R-PLAY-15"}
 # What a music card in hand can neutralise (R-PLAY-15): the other music; seals count as either.
 NEUTRALISES = {METAL: frozenset({CHURCH, SEAL}), CHURCH: frozenset({METAL, SEAL})}
 
@@ -70,7 +59,7 @@ def _target(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
 _new_tuple = tuple.__new__
 
 
-def _open_uses(s: State) -> frozenset[str]:
+def open_uses(s: State) -> frozenset[str]:
     """One pass over the table: which (use, role group) have at least one legal place now.
 
     Keys: heaven-good, heaven-evil (protection only), nether-good (Netherworld K cards only),
@@ -101,8 +90,8 @@ def _open_uses(s: State) -> frozenset[str]:
     return frozenset(found)
 
 
-# For each (role, use): the keys of _open_uses of which one must be present.
-_NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
+# For each (role, use): the keys of open_uses of which one must be present.
+PLACES_NEEDED: dict[tuple[str, str], tuple[str, ...]] = {
     (PROTECTION, "heaven"): ("heaven-good", "heaven-evil"),
     (CHURCH, "heaven"): ("heaven-good",),
     (METAL, "nether"): ("nether-evil",),
@@ -121,7 +110,7 @@ def plays(s: State, player: int) -> list[Action]:
     kinds = s.table.kind
     seen: set[str] = set()
     out: list[Action] = []
-    open_uses: frozenset[str] | None = None
+    open_now: frozenset[str] | None = None
     for card in hand:
         kind = kinds[card]
         code = kind.code
@@ -137,62 +126,12 @@ def plays(s: State, player: int) -> list[Action]:
             elif use == "attack":
                 ok = bool(attack_targets(s, role))
             else:
-                if open_uses is None:
-                    open_uses = _open_uses(s)
-                ok = any(key in open_uses for key in _NEEDS[role, use])
+                if open_now is None:
+                    open_now = open_uses(s)
+                ok = any(key in open_now for key in PLACES_NEEDED[role, use])
             if ok:
                 out.append(_new_tuple(Action, ("play", code, use, -1, -1, -1, -1)))
     return out
-
-
-def check_play(s: State, player: int, code: str, use: str) -> None:
-    """Raise the rule that forbids ``play code use``, if one does."""
-    from .attacks import targets as attack_targets
-
-    kind = s.table.kinds_by_code.get(code)
-    if kind is None or kind.back not in ("B", "K"):
-        raise IllegalAction(
-            "R-TURN-1",
-            f"there is no card {code!r} in this deck",
-            key="play.unknown-card",
-            params={"card": code},
-        )
-    if not s.holds(player, code):
-        raise IllegalAction(
-            "R-TURN-1",
-            f"cards are played from hand, and you hold no {code!r}",
-            key="play.not-held",
-            params={"card": code},
-        )
-    if use not in USES[kind.role]:
-        rule = WRONG_USE_RULE[use]
-        if kind.role in (SAINT, FIEND) and use in ("good", "evil"):
-            rule = "R-PLAY-6"
-        elif kind.role == CHURCH and use == "nether":
-            rule = "R-PLAY-9"
-        raise IllegalAction(
-            rule,
-            f"{code!r} cannot be played as {use!r}",
-            key="play.wrong-use",
-            params={"card": code, "use": use},
-        )
-    if use == "good" and len(s.hands[player]) < 2:
-        raise IllegalAction(
-            "R-PLAY-4",
-            "a good populace needs another card in hand to give",
-            key="play.good-needs-gift",
-        )
-    if use == "attack" and not attack_targets(s, kind.role):
-        raise IllegalAction(
-            "R-ATTACK-1", "no outermost populace can be attacked now", key="attack.no-target"
-        )
-    if use in NO_TARGET_RULE and not _open_uses(s) & set(_NEEDS[kind.role, use]):
-        raise IllegalAction(
-            NO_TARGET_RULE[use],
-            f"{code!r} has no legal place as {use!r} now",
-            key="play.no-place",
-            params={"card": code, "use": use},
-        )
 
 
 def targets(s: State, code: str, use: str) -> list[Action]:
@@ -208,12 +147,8 @@ def targets(s: State, code: str, use: str) -> list[Action]:
     return _places(s, kind, use)
 
 
-def _music(s: State, card: int) -> bool:
-    return s.table.kind[card].role in MUSIC_ROLES
-
-
 def _places(s: State, kind: CardKind, use: str) -> list[Action]:
-    """Heaven, Netherworld and neutralise places (``_open_uses`` is the summary of this)."""
+    """Heaven, Netherworld and neutralise places (``open_uses`` is the summary of this)."""
     out: list[Action] = []
     kinds = s.table.kind
     role = kind.role
@@ -242,123 +177,6 @@ def _places(s: State, kind: CardKind, use: str) -> list[Action]:
                     if kinds[c].role in wanted:
                         out.append(_target(q, r // 3, r % 3, i))
     return out
-
-
-def explain(s: State, code: str, use: str, action: Action) -> None:
-    """Raise the specific rule a refused target breaks."""
-    kind = s.table.kinds_by_code[code]
-    place = format_place(action.seat, action.side, action.plane, action.pos)
-    if use in ("good", "evil", "attack"):
-        if action.plane not in (-1, EARTH) or action.pos >= 0:
-            raise IllegalAction(
-                "R-ATTACK-1" if use == "attack" else "R-PLAY-3",
-                f"name a player and side only, like 'target p{action.seat + 1}.{use}'",
-                key="target.player-and-side",
-                # the example is notation, typed the same in every language
-                params={"example": f"target p{action.seat + 1}.{use}"},
-            )
-        if use == "attack":
-            from .attacks import explain_target
-
-            explain_target(s, kind.role, action.seat, action.side)
-        rule = "R-PLAY-6" if kind.role in (SAINT, FIEND) else "R-PLAY-3"
-        raise IllegalAction(
-            rule,
-            f"'play {code} {use}' adds a populace on the {use} side only",
-            key="play.populace-side",
-            params={"card": code, "use": use, "side": use},
-        )
-    plane = action.plane
-    wanted_plane = {"heaven": HEAVEN, "nether": NETHER}.get(use)
-    if wanted_plane is not None and plane != wanted_plane:
-        raise IllegalAction(
-            WRONG_USE_RULE[use],
-            f"{code!r} as {use!r} goes to the {use} row",
-            key="play.wrong-plane",
-            params={"card": code, "use": use, "plane": wanted_plane},
-        )
-    rows = s.rows[action.seat]
-    row = rows[action.side * 3 + max(plane, 0)]
-    if use == "neutralise":
-        raise IllegalAction(
-            "R-PLAY-15",
-            f"{place} is no music card that {code!r} neutralises",
-            key="play.nothing-to-neutralise",
-            params={
-                "card": code,
-                "seat": action.seat,
-                "side": action.side,
-                "plane": plane,
-                "pos": action.pos,
-            },
-        )
-    if action.pos >= 0:
-        if action.pos >= len(row):
-            raise IllegalAction(
-                "R-PLAY-1",
-                f"there is no card at {place}",
-                key="play.no-card-at",
-                params={
-                    "seat": action.seat,
-                    "side": action.side,
-                    "plane": plane,
-                    "pos": action.pos,
-                },
-            )
-        if _music(s, row[action.pos]):
-            raise IllegalAction(
-                "R-PLAY-15",
-                "displayed music cannot be replaced, only neutralised",
-                key="play.music-not-replaced",
-            )
-        rule = "R-PLAY-10" if plane == HEAVEN else "R-PLAY-14"
-        allowed = "good" if plane == HEAVEN else "evil"  # over good / under evil populaces
-        raise IllegalAction(
-            rule,
-            f"only {PLANE_NAMES[plane]} cards on the {allowed} side may be replaced",
-            key="play.replace-heaven" if plane == HEAVEN else "play.replace-nether",
-            params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
-        )
-    if plane == HEAVEN:
-        if kind.role == CHURCH and action.side == EVIL:
-            raise IllegalAction(
-                "R-PLAY-9", "Church Music goes on the good side only", key="play.church-good-only"
-            )
-        if action.side == GOOD:
-            raise IllegalAction(
-                "R-PLAY-8",
-                f"{place}: no good populace without a Heaven card",
-                key="play.good-heaven-needs-populace",
-                params={
-                    "seat": action.seat,
-                    "side": action.side,
-                    "plane": plane,
-                    "pos": action.pos,
-                },
-            )
-        raise IllegalAction(
-            "R-PLAY-8",
-            f"{place}: evil Heaven needs a Netherworld card below",
-            key="play.evil-heaven-needs-nether",
-            params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
-        )
-    if kind.role == METAL and action.side == GOOD:
-        raise IllegalAction(
-            "R-PLAY-13", "Heavy Metal goes on the evil side only", key="play.metal-evil-only"
-        )
-    if action.side == GOOD:
-        raise IllegalAction(
-            "R-PLAY-12",
-            f"{place}: good Netherworld needs a Heaven card above",
-            key="play.good-nether-needs-heaven",
-            params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
-        )
-    raise IllegalAction(
-        "R-PLAY-12",
-        f"{place}: no evil populace without a Netherworld card",
-        key="play.evil-nether-needs-populace",
-        params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
-    )
 
 
 def execute(s: State, player: int, code: str, use: str, action: Action) -> list[Event]:

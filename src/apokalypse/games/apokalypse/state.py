@@ -14,7 +14,7 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.engine.rng import Rng
 
-from . import attacks, dealing, placement
+from . import attacks, dealing, placement, refusals
 from .actions import PASS, Action
 from .cards import EARTH, EVIL, GOOD, CardTable
 from .config import Config
@@ -234,7 +234,7 @@ def _apply_turn(s: State, p: Turn, action: Action, checked: bool) -> list[Event]
             params={"verb": action.verb},
         )
     if not checked:
-        placement.check_play(s, player, action.code, action.use)
+        refusals.check_play(s, player, action.code, action.use)
     s.pending = ChooseTarget(player, action.code, action.use)
     return []
 
@@ -269,7 +269,7 @@ def _apply_target(s: State, p: ChooseTarget, action: Action, checked: bool) -> l
     if not checked:
         _seat_ok(s, action)
         if action not in placement.targets(s, p.code, p.use):
-            placement.explain(s, p.code, p.use, action)
+            refusals.explain(s, p.code, p.use, action)
     if p.use == "attack":
         return attacks.declare(s, p.player, p.code, action.seat, action.side)
     return placement.execute(s, p.player, p.code, p.use, action)

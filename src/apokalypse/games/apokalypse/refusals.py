@@ -1,0 +1,212 @@
+"""Why a play is refused (R-PLAY, R-TURN-1): the rule a first step or a target breaks.
+
+:mod:`.placement` lists what is legal; this module turns anything else into the specific rule, with
+a key and parameters for the translated reason. The two never disagree: a refusal is only looked
+for when an action is not in the legal list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apokalypse.engine.errors import IllegalAction
+
+from .actions import Action, format_place
+from .cards import (
+    CHURCH,
+    EARTH,
+    EVIL,
+    FIEND,
+    GOOD,
+    HEAVEN,
+    METAL,
+    MUSIC_ROLES,
+    NETHER,
+    PLANE_NAMES,
+    SAINT,
+)
+from .placement import PLACES_NEEDED, USES, open_uses
+
+if TYPE_CHECKING:
+    from .state import State
+
+WRONG_USE_RULE = {
+    "good": "R-PLAY-3",
+    "evil": "R-PLAY-3",
+    "heaven": "R-PLAY-7",
+    "nether": "R-PLAY-11",
+    "attack": "R-ATTACK-1",
+    "neutralise": "R-PLAY-15",
+}
+NO_TARGET_RULE = {"heaven": "R-PLAY-8", "nether": "R-PLAY-12", "neutralise": "R-PLAY-15"}
+
+
+def check_play(s: State, player: int, code: str, use: str) -> None:
+    """Raise the rule that forbids ``play code use``, if one does."""
+    from .attacks import targets as attack_targets
+
+    kind = s.table.kinds_by_code.get(code)
+    if kind is None or kind.back not in ("B", "K"):
+        raise IllegalAction(
+            "R-TURN-1",
+            f"there is no card {code!r} in this deck",
+            key="play.unknown-card",
+            params={"card": code},
+        )
+    if not s.holds(player, code):
+        raise IllegalAction(
+            "R-TURN-1",
+            f"cards are played from hand, and you hold no {code!r}",
+            key="play.not-held",
+            params={"card": code},
+        )
+    if use not in USES[kind.role]:
+        rule = WRONG_USE_RULE[use]
+        if kind.role in (SAINT, FIEND) and use in ("good", "evil"):
+            rule = "R-PLAY-6"
+        elif kind.role == CHURCH and use == "nether":
+            rule = "R-PLAY-9"
+        raise IllegalAction(
+            rule,
+            f"{code!r} cannot be played as {use!r}",
+            key="play.wrong-use",
+            params={"card": code, "use": use},
+        )
+    if use == "good" and len(s.hands[player]) < 2:
+        raise IllegalAction(
+            "R-PLAY-4",
+            "a good populace needs another card in hand to give",
+            key="play.good-needs-gift",
+        )
+    if use == "attack" and not attack_targets(s, kind.role):
+        raise IllegalAction(
+            "R-ATTACK-1", "no outermost populace can be attacked now", key="attack.no-target"
+        )
+    if use in NO_TARGET_RULE and not open_uses(s) & set(PLACES_NEEDED[kind.role, use]):
+        raise IllegalAction(
+            NO_TARGET_RULE[use],
+            f"{code!r} has no legal place as {use!r} now",
+            key="play.no-place",
+            params={"card": code, "use": use},
+        )
+
+
+def _music(s: State, card: int) -> bool:
+    return s.table.kind[card].role in MUSIC_ROLES
+
+
+def explain(s: State, code: str, use: str, action: Action) -> None:
+    """Raise the specific rule a refused target breaks."""
+    kind = s.table.kinds_by_code[code]
+    place = format_place(action.seat, action.side, action.plane, action.pos)
+    if use in ("good", "evil", "attack"):
+        if action.plane not in (-1, EARTH) or action.pos >= 0:
+            raise IllegalAction(
+                "R-ATTACK-1" if use == "attack" else "R-PLAY-3",
+                f"name a player and side only, like 'target p{action.seat + 1}.{use}'",
+                key="target.player-and-side",
+                # the example is notation, typed the same in every language
+                params={"example": f"target p{action.seat + 1}.{use}"},
+            )
+        if use == "attack":
+            from .attacks import explain_target
+
+            explain_target(s, kind.role, action.seat, action.side)
+        rule = "R-PLAY-6" if kind.role in (SAINT, FIEND) else "R-PLAY-3"
+        raise IllegalAction(
+            rule,
+            f"'play {code} {use}' adds a populace on the {use} side only",
+            key="play.populace-side",
+            params={"card": code, "use": use, "side": use},
+        )
+    plane = action.plane
+    wanted_plane = {"heaven": HEAVEN, "nether": NETHER}.get(use)
+    if wanted_plane is not None and plane != wanted_plane:
+        raise IllegalAction(
+            WRONG_USE_RULE[use],
+            f"{code!r} as {use!r} goes to the {use} row",
+            key="play.wrong-plane",
+            params={"card": code, "use": use, "plane": wanted_plane},
+        )
+    rows = s.rows[action.seat]
+    row = rows[action.side * 3 + max(plane, 0)]
+    if use == "neutralise":
+        raise IllegalAction(
+            "R-PLAY-15",
+            f"{place} is no music card that {code!r} neutralises",
+            key="play.nothing-to-neutralise",
+            params={
+                "card": code,
+                "seat": action.seat,
+                "side": action.side,
+                "plane": plane,
+                "pos": action.pos,
+            },
+        )
+    if action.pos >= 0:
+        if action.pos >= len(row):
+            raise IllegalAction(
+                "R-PLAY-1",
+                f"there is no card at {place}",
+                key="play.no-card-at",
+                params={
+                    "seat": action.seat,
+                    "side": action.side,
+                    "plane": plane,
+                    "pos": action.pos,
+                },
+            )
+        if _music(s, row[action.pos]):
+            raise IllegalAction(
+                "R-PLAY-15",
+                "displayed music cannot be replaced, only neutralised",
+                key="play.music-not-replaced",
+            )
+        rule = "R-PLAY-10" if plane == HEAVEN else "R-PLAY-14"
+        allowed = "good" if plane == HEAVEN else "evil"  # over good / under evil populaces
+        raise IllegalAction(
+            rule,
+            f"only {PLANE_NAMES[plane]} cards on the {allowed} side may be replaced",
+            key="play.replace-heaven" if plane == HEAVEN else "play.replace-nether",
+            params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
+        )
+    if plane == HEAVEN:
+        if kind.role == CHURCH and action.side == EVIL:
+            raise IllegalAction(
+                "R-PLAY-9", "Church Music goes on the good side only", key="play.church-good-only"
+            )
+        if action.side == GOOD:
+            raise IllegalAction(
+                "R-PLAY-8",
+                f"{place}: no good populace without a Heaven card",
+                key="play.good-heaven-needs-populace",
+                params={
+                    "seat": action.seat,
+                    "side": action.side,
+                    "plane": plane,
+                    "pos": action.pos,
+                },
+            )
+        raise IllegalAction(
+            "R-PLAY-8",
+            f"{place}: evil Heaven needs a Netherworld card below",
+            key="play.evil-heaven-needs-nether",
+            params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
+        )
+    if kind.role == METAL and action.side == GOOD:
+        raise IllegalAction(
+            "R-PLAY-13", "Heavy Metal goes on the evil side only", key="play.metal-evil-only"
+        )
+    if action.side == GOOD:
+        raise IllegalAction(
+            "R-PLAY-12",
+            f"{place}: good Netherworld needs a Heaven card above",
+            key="play.good-nether-needs-heaven",
+            params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
+        )
+    raise IllegalAction(
+        "R-PLAY-12",
+        f"{place}: no evil populace without a Netherworld card",
+        key="play.evil-nether-needs-populace",
+        params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
+    )
