@@ -165,3 +165,14 @@ def refused(s: State, rule: str, *texts: str) -> None:
             act(s, text)
         assert info.value.rule == rule, text
         assert snapshot(s) == before
+
+
+def on_turn(s: State, seat: int) -> bool:
+    """It is ``seat``'s turn (not a step of a play, not a defence window)."""
+    from apokalypse.games.apokalypse.pending import Turn
+
+    return type(s.pending) is Turn and s.pending.player == seat
+
+
+def legal_texts(s: State) -> set[str]:
+    return {str(a) for a in s.legal_actions()}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import State
-from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, ChooseVictim, Turn
+from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, ChooseVictim
 from tests.builders import (
     act,
     blank,
@@ -15,6 +15,8 @@ from tests.builders import (
     decline_all,
     hand,
     kinds,
+    legal_texts,
+    on_turn,
     populaces,
     put,
     refused,
@@ -24,14 +26,6 @@ from tests.builders import (
 
 def decision(s: State) -> type:
     return type(s.pending)
-
-
-def on_turn(s: State, seat: int) -> bool:
-    return type(s.pending) is Turn and s.pending.player == seat
-
-
-def targets(s: State) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
 
 
 # --- R-PLAY-1 / R-PLAY-2: any display, packed rows ---------------------------------------------
@@ -44,7 +38,7 @@ def test_r_play_1_card_goes_into_another_players_display_outermost() -> None:
     hand(s, 0, "p/mh", "mask")
     t = s.clone()
     act(s, "play p/mh heaven")
-    assert targets(s) == {"target p2.good.heaven", "target p2.good.heaven.0"}
+    assert legal_texts(s) == {"target p2.good.heaven", "target p2.good.heaven.0"}
     refused(s, "R-PLAY-1", "target p5.good.heaven", "target p2.good.heaven.3")
     act(s, "target p2.good.heaven")
     assert row(s, 1, "good", "heaven") == ["h/mp", "p/mh"] and row(s, 0, "good", "heaven") == []
@@ -61,11 +55,11 @@ def test_r_play_2_heaven_and_netherworld_never_longer_than_earth() -> None:
     hand(s, 0, "p/mh", "helmet")
     heaven = s.clone()
     act(heaven, "play p/mh heaven")
-    assert targets(heaven) == {"target p1.good.heaven.0", "target p1.evil.heaven"}
+    assert legal_texts(heaven) == {"target p1.good.heaven.0", "target p1.evil.heaven"}
     refused(heaven, "R-PLAY-8", "target p1.good.heaven")
     act(s, "play helmet nether")
     refused(s, "R-PLAY-12", "target p1.evil.nether")
-    assert targets(s) == {
+    assert legal_texts(s) == {
         "target p2.evil.nether",
         "target p1.good.nether",
         "target p1.evil.nether.0",  # replacing stays possible (R-PLAY-14)
@@ -90,9 +84,14 @@ def test_r_play_3_b_card_from_its_back_on_the_chosen_side() -> None:
     s = blank(4)
     hand(s, 0, "mh/p", "metal")
     hand(s, 2, "church")
-    assert {"play mh/p good", "play mh/p evil", "play metal good", "play metal evil"} <= targets(s)
+    assert {
+        "play mh/p good",
+        "play mh/p evil",
+        "play metal good",
+        "play metal evil",
+    } <= legal_texts(s)
     act(s, "play mh/p good")
-    assert "target p3.good" in targets(s) and "target p3.evil" not in targets(s)
+    assert "target p3.good" in legal_texts(s) and "target p3.evil" not in legal_texts(s)
     refused(s, "R-PLAY-3", "target p3.evil", "target p3.good.heaven")
     act(s, "target p3.good", "give metal", "to p2")
     assert row(s, 2, "good", "earth") == ["pop"] and row(s, 2, "evil", "earth") == []
@@ -113,10 +112,10 @@ def test_r_play_4_good_deed_gives_a_card_to_another_player() -> None:
     hand(s, 0, "m/hp", "church", "violence")
     act(s, "play m/hp good", "target p1.good")
     assert decision(s) is ChooseGift and s.to_act == 0
-    assert targets(s) == {"give church", "give violence"}
+    assert legal_texts(s) == {"give church", "give violence"}
     act(s, "give church")
     assert decision(s) is ChooseRecipient
-    assert targets(s) == {"to p2", "to p3", "to p4"}
+    assert legal_texts(s) == {"to p2", "to p3", "to p4"}
     events = act(s, "to p3")
     assert codes(s, 0) == ["violence"] and codes(s, 2) == ["church"]
     assert row(s, 0, "good", "earth") == ["pop"]
@@ -139,8 +138,8 @@ def test_r_play_4_gift_refusals() -> None:
 def test_r_play_4_no_good_populace_without_another_card() -> None:
     s = blank(4)
     hand(s, 0, "m/hp")
-    assert "play m/hp good" not in targets(s)
-    assert "play m/hp evil" in targets(s)
+    assert "play m/hp good" not in legal_texts(s)
+    assert "play m/hp evil" in legal_texts(s)
     refused(s, "R-PLAY-4", "play m/hp good")
 
 
@@ -151,7 +150,7 @@ def test_r_play_5_evil_deed_steals_a_card() -> None:
     hand(s, 3, "church")
     act(s, "play m/hp evil", "target p3.evil")
     assert decision(s) is ChooseVictim
-    assert targets(s) == {"steal p2", "steal p4"}  # only players holding cards
+    assert legal_texts(s) == {"steal p2", "steal p4"}  # only players holding cards
     events = act(s, "steal p4")
     assert codes(s, 0) == ["church"] and codes(s, 3) == []
     assert row(s, 2, "evil", "earth") == ["pop"]
@@ -187,7 +186,7 @@ def test_r_play_5_steal_refusals() -> None:
 def test_d_play_1_evil_populace_when_nobody_else_holds_a_card() -> None:
     s = blank(4)
     hand(s, 0, "m/hp", "pig")
-    assert "play m/hp evil" in targets(s)
+    assert "play m/hp evil" in legal_texts(s)
     events = act(s, "play m/hp evil", "target p1.evil")
     assert "no-steal" in kinds(events)
     assert row(s, 0, "evil", "earth") == ["pop"] and codes(s, 0) == ["pig"]
@@ -218,7 +217,7 @@ def test_r_play_6_immune_to_ethos_change_but_not_to_violence() -> None:
     hand(s, 0, "ethos", "violence")
     violence = s.clone()
     act(s, "play ethos attack")
-    assert targets(s) == {"target p3.good"}
+    assert legal_texts(s) == {"target p3.good"}
     refused(s, "R-PLAY-6", "target p2.good", "target p2.evil")
     act(violence, "play violence attack", "target p2.good")
     decline_all(violence)
@@ -232,7 +231,7 @@ def test_r_play_7_heaven_takes_protection_cards_and_church_music() -> None:
     s = blank(4)
     populaces(s, 0, good=2)
     hand(s, 0, "h/mp", "church", "mask", "job/drugs", "metal", "violence")
-    assert {"play h/mp heaven", "play church heaven"} <= targets(s)
+    assert {"play h/mp heaven", "play church heaven"} <= legal_texts(s)
     bad = ("mask", "job/drugs", "metal", "violence")
     refused(s, "R-PLAY-7", *(f"play {code} heaven" for code in bad))
     act(s, "play h/mp heaven")
@@ -248,7 +247,7 @@ def test_r_play_8_good_heaven_needs_a_populace_below() -> None:
     populaces(s, 1, good=1)
     hand(s, 0, "h/mp")
     act(s, "play h/mp heaven")
-    assert targets(s) == {"target p2.good.heaven", "target p1.good.heaven.0"}
+    assert legal_texts(s) == {"target p2.good.heaven", "target p1.good.heaven.0"}
     # p1: Heaven row as long as the Earth row; p3: the basic populace only
     refused(s, "R-PLAY-8", "target p1.good.heaven", "target p3.good.heaven")
 
@@ -276,7 +275,7 @@ def test_r_play_9_church_music_only_on_the_good_side() -> None:
     hand(s, 0, "church")
     refused(s, "R-PLAY-9", "play church nether")
     act(s, "play church heaven")
-    assert targets(s) == {"target p1.good.heaven"}
+    assert legal_texts(s) == {"target p1.good.heaven"}
     refused(s, "R-PLAY-9", "target p1.evil.heaven")
     act(s, "target p1.good.heaven")
     assert row(s, 0, "good", "heaven") == ["church"]
@@ -290,7 +289,7 @@ def test_r_play_10_replace_good_heaven_card_but_not_evil() -> None:
     put(s, 1, "evil", "heaven", "hp/m")
     hand(s, 0, "p/mh")
     act(s, "play p/mh heaven")
-    assert targets(s) == {"target p2.good.heaven.0", "target p2.good.heaven.1"}
+    assert legal_texts(s) == {"target p2.good.heaven.0", "target p2.good.heaven.1"}
     refused(s, "R-PLAY-10", "target p2.evil.heaven.0")
     act(s, "target p2.good.heaven.0")
     assert row(s, 1, "good", "heaven") == ["p/mh", "h/mp"]
@@ -305,7 +304,7 @@ def test_r_play_10_church_music_may_replace_but_is_never_replaced() -> None:
     hand(s, 0, "p/mh", "church")
     other = s.clone()
     act(s, "play p/mh heaven")
-    assert targets(s) == {"target p2.good.heaven.1"}
+    assert legal_texts(s) == {"target p2.good.heaven.1"}
     refused(s, "R-PLAY-15", "target p2.good.heaven.0")
     act(other, "play church heaven", "target p2.good.heaven.1")
     assert row(other, 1, "good", "heaven") == ["church", "church"]

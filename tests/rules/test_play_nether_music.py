@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.dealing import serving_slots
-from apokalypse.games.apokalypse.pending import Turn
 from tests.builders import (
     act,
     blank,
     decline_all,
     hand,
     kinds,
+    legal_texts,
+    on_turn,
     populaces,
     put,
     refused,
     row,
 )
-
-
-def on_turn(s: State, seat: int) -> bool:
-    return type(s.pending) is Turn and s.pending.player == seat
-
-
-def targets(s: State) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
-
 
 # --- R-PLAY-11 … R-PLAY-14: the Netherworld ----------------------------------------------------
 
@@ -33,7 +24,7 @@ def test_r_play_11_netherworld_takes_netherworld_cards_and_heavy_metal() -> None
     s = blank(4)
     populaces(s, 0, evil=3)
     hand(s, 0, "mask", "job/drugs", "metal", "h/mp", "violence", "saint")
-    assert {"play mask nether", "play job/drugs nether", "play metal nether"} <= targets(s)
+    assert {"play mask nether", "play job/drugs nether", "play metal nether"} <= legal_texts(s)
     refused(s, "R-PLAY-11", "play h/mp nether", "play violence nether", "play saint nether")
     act(s, "play job/drugs nether")
     refused(s, "R-PLAY-11", "target p1.evil.heaven")
@@ -46,7 +37,7 @@ def test_r_play_12_evil_netherworld_needs_a_populace_above() -> None:
     put(s, 1, "evil", "nether", "pig")
     hand(s, 0, "mask")
     act(s, "play mask nether")
-    assert targets(s) == {"target p1.evil.nether", "target p2.evil.nether.0"}
+    assert legal_texts(s) == {"target p1.evil.nether", "target p2.evil.nether.0"}
     refused(s, "R-PLAY-12", "target p2.evil.nether", "target p3.evil.nether")
     act(s, "target p1.evil.nether")
     assert row(s, 0, "evil", "nether") == ["mask"]
@@ -58,7 +49,7 @@ def test_r_play_12_good_netherworld_needs_heaven_above() -> None:
     put(s, 0, "good", "heaven", "h/mp")
     hand(s, 0, "mask", "pig")
     act(s, "play mask nether")
-    assert "target p1.good.nether" in targets(s)
+    assert "target p1.good.nether" in legal_texts(s)
     act(s, "target p1.good.nether")
     assert row(s, 0, "good", "nether") == ["mask"]
     hand(s, 1, "pig")
@@ -79,13 +70,13 @@ def test_r_play_13_sides_show_their_half_heavy_metal_only_evil() -> None:
     act(s, "play piety/gambling nether", "target p1.evil.nether")
     assert serving_slots(s, 0, 1) == [1, 0]  # Gambling −1K
     act(metal, "play metal nether")
-    assert targets(metal) == {"target p1.evil.nether"}
+    assert legal_texts(metal) == {"target p1.evil.nether"}
     refused(metal, "R-PLAY-13", "target p1.good.nether")
     act(icon, "play pig nether")  # an icon card fits both sides (good side now full)
-    assert targets(icon) == {"target p1.evil.nether"}
+    assert legal_texts(icon) == {"target p1.evil.nether"}
     populaces(icon, 1, good=1)
     put(icon, 1, "good", "heaven", "mh/p")
-    assert targets(icon) == {"target p1.evil.nether", "target p2.good.nether"}
+    assert legal_texts(icon) == {"target p1.evil.nether", "target p2.good.nether"}
 
 
 def test_r_play_14_replace_evil_netherworld_card() -> None:
@@ -108,7 +99,7 @@ def test_r_play_14_no_replacing_heavy_metal_or_good_netherworld() -> None:
     populaces(s, 2, evil=1)
     hand(s, 0, "mask")
     act(s, "play mask nether")
-    assert targets(s) == {"target p3.evil.nether"}
+    assert legal_texts(s) == {"target p3.evil.nether"}
     refused(s, "R-PLAY-15", "target p2.evil.nether.0")
     refused(s, "R-PLAY-14", "target p2.good.nether.0")
 
@@ -122,7 +113,7 @@ def test_r_play_15_heavy_metal_neutralises_church_music_and_the_row_closes() -> 
     put(s, 1, "good", "heaven", "m/hp", "church", "h/mp")
     hand(s, 0, "metal")
     act(s, "play metal neutralise")
-    assert targets(s) == {"target p2.good.heaven.1"}
+    assert legal_texts(s) == {"target p2.good.heaven.1"}
     events = act(s, "target p2.good.heaven.1")
     assert "neutralise" in kinds(events)
     assert row(s, 1, "good", "heaven") == ["m/hp", "h/mp"]
@@ -137,7 +128,7 @@ def test_r_play_15_church_music_neutralises_heavy_metal_and_seals() -> None:
     put(s, 2, "good", "heaven", "seal")
     hand(s, 0, "church", "church")
     act(s, "play church neutralise")
-    assert targets(s) == {"target p3.evil.nether.0", "target p3.good.heaven.0"}
+    assert legal_texts(s) == {"target p3.evil.nether.0", "target p3.good.heaven.0"}
     act(s, "target p3.evil.nether.0")
     assert row(s, 2, "evil", "nether") == ["mask"]
     hand(s, 1, "metal")
@@ -176,7 +167,7 @@ def test_r_play_16_after_the_shift_orphaned_cards_stay() -> None:
     assert s.code(s.discards[0][-1]) == "metal" and s.code(s.discards[1][-1]) == "church"
     hand(s, 2, "p/mh")
     act(s, "play p/mh heaven")  # the good populace 1 may get its Heaven card now
-    assert targets(s) == {"target p1.good.heaven", "target p1.good.heaven.0"}
+    assert legal_texts(s) == {"target p1.good.heaven", "target p1.good.heaven.0"}
     act(s, "target p1.good.heaven")
     assert row(s, 0, "good", "heaven") == ["h/mp", "p/mh"]
     hand(s, 3, "p/mh", "pig")
@@ -184,7 +175,7 @@ def test_r_play_16_after_the_shift_orphaned_cards_stay() -> None:
     act(s, "play p/mh heaven")
     refused(s, "R-PLAY-8", "target p1.evil.heaven")  # evil Heaven already longer
     act(pig, "play pig nether")  # … but the evil populace 1 may get its Netherworld card
-    assert targets(pig) == {"target p1.evil.nether", "target p1.evil.nether.0"}
+    assert legal_texts(pig) == {"target p1.evil.nether", "target p1.evil.nether.0"}
 
 
 def test_r_play_17_music_above_or_below_makes_a_populace_immune() -> None:
@@ -199,7 +190,7 @@ def test_r_play_17_music_above_or_below_makes_a_populace_immune() -> None:
     for card in ("violence", "ethos"):
         c = s.clone()
         act(c, f"play {card} attack")
-        assert targets(c) == {"target p4.good"}
+        assert legal_texts(c) == {"target p4.good"}
         refused(c, "R-PLAY-17", "target p2.good", "target p2.evil", "target p3.evil")
 
 
