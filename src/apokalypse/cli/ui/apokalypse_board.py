@@ -18,6 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from apokalypse.cli.ui.common import recent_panel
 from apokalypse.games.apokalypse.cards import HORSEMAN_VP, PLANE_NAMES, SIDE_NAMES, CardKind
 from apokalypse.i18n import text
 from apokalypse.i18n.render import card_name, card_short, describe_card, horseman_title, side_name
@@ -155,8 +156,7 @@ def board(
     parts: list[RenderableType] = [Text(line) for line in info_lines(obs, lang, names)]
     parts += [status_table(obs, lang, names), displays(obs, lang, names)]
     if recent:
-        log = Text("\n".join(recent))
-        parts.append(Panel(log, title=text("ui.recent", lang), title_align="left", box=box.ROUNDED))
+        parts.append(recent_panel(recent, lang))
     if obs.get("seat") is not None:
         parts.append(hand_panel(obs, lang, names, kinds))
     return Group(*parts)

@@ -17,10 +17,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from apokalypse.cli.ui.common import recent_panel
 from apokalypse.games.apokerlypse.cards import parse_card
 from apokalypse.games.apokerlypse.content import Content
 from apokalypse.games.apokerlypse.poker import CATEGORIES, category_of, evaluate
-from apokalypse.i18n import text
 from apokalypse.i18n.apokerlypse import (
     ability_of,
     card_effect,
@@ -248,8 +248,7 @@ def board(
     if rows:
         parts.append(score_table(rows, t("ui.scores_title", lang, round=obs["round"]), lang, names))
     if recent:
-        log = Text("\n".join(recent))
-        parts.append(Panel(log, title=text("ui.recent", lang), title_align="left", box=box.ROUNDED))
+        parts.append(recent_panel(recent, lang))
     if obs.get("seat") is not None:
         parts.append(hand_panel(obs, lang, names, content))
     return Group(*parts)
