@@ -12,7 +12,7 @@ from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
 from apokalypse.games.apokalypse import Action, Config
 from apokalypse.games.apokalypse.actions import BACK
-from apokalypse.games.apokalypse.cards import parse_deck
+from apokalypse.games.apokalypse.cards import SIDE_NAMES, parse_deck
 from apokalypse.i18n import render as r
 from apokalypse.i18n import text
 
@@ -27,15 +27,12 @@ class UI:
         self.lang = lang
         # The card texts of the hand listing come from the game's own deck (D-COMP-1).
         self.kinds = {kind.code: kind for kind in parse_deck(Config.from_json(config).deck_text)}
-        self.last_attack: Event | None = None  # what a defence window asks about
 
     def opening(self, state: GameState) -> list[Event]:
         return []  # the first decision comes before anything happens
 
     def note(self, events: Sequence[Event]) -> None:
-        for event in events:
-            if event.kind == "attack":
-                self.last_attack = event
+        return None  # every question reads what it needs from the observation
 
     def render_events(
         self, events: Sequence[Event], seat: int | None, names: Sequence[str]
@@ -50,10 +47,13 @@ class UI:
         choice = obs.get("choice") or {}
         if "code" in choice:
             values["card"] = r.card_name(choice["code"], self.lang)
-        attack = self.last_attack
-        if attack is not None:
-            values["attack"] = r.render_event(attack, seat, self.lang, names)
-            values["other"] = text(f"side.{('evil', 'good')[attack.args['side']]}", self.lang)
+        attack = obs.get("attack")  # public while a defence window or a conversion is open
+        if attack:
+            side = SIDE_NAMES.index(attack["side"])
+            args = {"actor": attack["attacker"], "card": attack["card"], "seat": attack["seat"]}
+            event = Event("attack", {**args, "side": side})
+            values["attack"] = r.render_event(event, seat, self.lang, names)
+            values["other"] = text(f"side.{SIDE_NAMES[1 - side]}", self.lang)
         return text(f"ui.decision.{obs['decision']}", self.lang, **values)
 
     def back_action(self, obs: Observation) -> Action | None:
