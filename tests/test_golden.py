@@ -49,7 +49,13 @@ def playthrough(name: str, players: int, seed: int, variants: tuple[str, ...] = 
         for v in [None, *range(players)]:
             now = public if v is None else s.observation(v)
             seen = [list(e.view(v)[:2]) for e in events]
-            changed = {k: now[k] for k in now if last[v].get(k) != now[k]}
+            # The move counter changes every step: the step header says it once for all, and
+            # only a counter that differs from it (frozen in a defence window) is printed.
+            changed = {
+                k: now[k]
+                for k in now
+                if last[v].get(k) != now[k] and not (k == "move" and now[k] == step)
+            }
             last[v] = now
             if v is not None:  # only what differs from the public view
                 seen = [e for e in seen if e not in public_events]

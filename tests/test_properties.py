@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apokalypse.engine.errors import IllegalAction
-from apokalypse.engine.record import EventDigest, GameRecord, replay
+from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import GAME, Config, State, parse_action
 from apokalypse.games.apokalypse.cards import EARTH, EVIL, GOOD, HEAVEN, NETHER
-from apokalypse.games.apokalypse.pending import ChooseTarget, Turn
+from apokalypse.games.apokalypse.pending import ChooseTarget, Defence, Turn
 from apokalypse.games.apokalypse.placement import targets
 from tests.builders import all_cards
 
@@ -68,12 +68,12 @@ def test_random_games_keep_every_card_in_one_place_and_rows_packed(n, seed, vari
 @GAMES
 @given(players, seeds)
 def test_replaying_a_record_reproduces_every_event(n, seed):
-    digest = EventDigest()
-    actions = []
+    actions: list[str] = []
+    record = GameRecord("apokalypse", GAME.version, Config(players=n).to_json(), seed, actions)
+    digest = record.new_digest()
     for _s, action, events in random_game(n, seed):
         actions.append(str(action))
         digest.add(events)
-    record = GameRecord("apokalypse", GAME.version, Config(players=n).to_json(), seed, actions)
     again = replay(record)
     assert again.digest == digest.hexdigest()
     assert again.state.is_over
@@ -153,13 +153,16 @@ def hidden_swap(s: State, player: int, rng: Rng) -> State | None:
     """Swap a card the player cannot see (another hand, a deck) with another unseen card of
     the same back; None if no such pair exists."""
     t = s.clone()
-    known = s.knowledge[player]
+    known = s.knowledge[player]  # (holder, code) → copies the player can place there
     places = []
     for q, h in enumerate(t.hands):
         if q != player:
-            places += [(h, i) for i, c in enumerate(h) if c not in known]
+            places += [(h, i) for i, c in enumerate(h) if (q, t.code(c)) not in known]
     for pile in t.decks:
         places += [(pile, i) for i, c in enumerate(pile) if t.table.kind[c].role != "horseman"]
+    # D-INFO-1: the fronts of dead populaces lying face down in the discard pile
+    hidden = [(t.discards[0], i) for i, c in enumerate(t.discards[0]) if c in t.face_down]
+    places += hidden
     rng.shuffle(places)
     for a in range(len(places)):
         for b in range(a + 1, min(len(places), a + 8)):
@@ -167,6 +170,7 @@ def hidden_swap(s: State, player: int, rng: Rng) -> State | None:
             ka, kb = t.table.kind[ra[ia]], t.table.kind[rb[ib]]
             if ka.back == kb.back and ka.code != kb.code:
                 ra[ia], rb[ib] = rb[ib], ra[ia]
+                t.face_down = {row[i] for row, i in hidden}  # the place lies face down
                 return t
     return None
 
@@ -219,3 +223,20 @@ def test_determinize_changes_hidden_information():
     assert any(w.hands[1] != s.hands[1] or w.decks != s.decks for w in worlds)
     assert all(w.hands[0] == s.hands[0] for w in worlds)
     assert all(w.ethos[0] == s.ethos[0] for w in worlds)
+
+
+@GAMES
+@given(st.integers(min_value=3, max_value=6), seeds)
+def test_r_attack_4_a_defence_window_shows_nobody_else_whose_turn_it_is(n, seed):
+    """Only the asked player learns that they are asked: while one player declines and the next
+    is asked, every other view (the move counter included) stays exactly the same."""
+    for s, _, _ in random_game(n, seed):
+        p = s.pending
+        if type(p) is not Defence or not p.waiting:
+            continue
+        asked = (p.player, p.waiting[0])
+        before = {q: s.observation(q) for q in (None, *range(n)) if q not in asked}
+        after = s.clone()
+        after.apply(parse_action("decline"))
+        for q, obs in before.items():
+            assert after.observation(q) == obs, f"seen by {q}"

@@ -48,3 +48,22 @@ def test_bad_text_is_a_notation_error(text: str) -> None:
 
 def test_card_codes_are_rank_then_suit() -> None:
     assert CODES[:4] == ("2s", "2h", "2d", "2c") and CODES[-1] == "Ac"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["target p²", "target p1²", "target p٣", "target p" + "9" * 5000, "target p1234",
+     "target p+1", "target p 1", "target p-1", "target p1.", "target p1_0", "discard ²h",
+     "discard 1٠h", "use ⅰh", "target p\x1b[31m"],
+)  # fmt: skip
+def test_seats_and_cards_take_ascii_digits_only(text: str) -> None:
+    """``str.isdigit()`` is true for '²' and int() refuses 5,000 digits: both were crashes."""
+    with pytest.raises(NotationError) as info:
+        parse_action(text)
+    assert "\n" not in str(info.value) and "\x1b" not in str(info.value)
+
+
+def test_a_huge_action_text_gets_a_short_error() -> None:
+    with pytest.raises(NotationError) as info:
+        parse_action("target p" + "1" * 100_000)
+    assert len(str(info.value)) < 200

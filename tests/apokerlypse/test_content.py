@@ -122,3 +122,123 @@ def test_a_bad_content_in_the_config_is_refused_at_once() -> None:
         Config(players=2, content="[card.7h]\ntiming = 'x'\n")
     with pytest.raises(ConfigError):
         Config.from_json({"players": 2, "content": 3})
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[card.7h]\ntiming = 'draw'\nkind = ['gain']\namount = 1\n", "card '7h': field 'kind'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = {a = 1}\namount = 1\n", "card '7h': field 'kind'"),
+        ("[card.7h]\ntiming = ['draw']\nkind = 'gain'\namount = 1\n", "card '7h': field 'timing'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = 1.0\n", "card '7h': field 'amount'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = true\n", "card '7h': field 'amount'"),
+        (
+            "[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = 1\nwho = ['all']\n",
+            "card '7h': field 'who'",
+        ),
+        ("[card.7h]\ntiming = 'final'\nkind = 'set-suit'\nto = 3\n", "card '7h': field 'to'"),
+        ("[card.7h]\ntiming = 'final'\nkind = 'set-rank'\nto = [10]\n", "card '7h': field 'to'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'peek'\nname = 7\n", "card '7h': field 'name'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'peek'\nname = ['x']\n", "card '7h': field 'name'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'peek'\nname = \"a\\u001b[31m\"\n", "field 'name'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'peek'\nname = \"two\\nlines\"\n", "field 'name'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'peek'\nname = \"\\u202eevil\"\n", "field 'name'"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'peek'\nname = '" + "n" * 61 + "'\n", "'name'"),
+        ("[card.7h]\n", "card '7h': field 'timing' is missing"),
+        ("[card]\n7h = 3\n", "card '7h': must be a table"),
+        ("[faction.zombies]\nname = 3\n", "faction 'zombies': field 'name'"),
+        ('[faction.zombies]\nname = "\\u0007"\n', "faction 'zombies': field 'name'"),
+        ("[faction.zombies]\naction_chips = 'abc'\n", "faction 'zombies': field 'action_chips'"),
+        (
+            "[faction.zombies]\naction_chips = [1, 2, 9223372036854775807]\n",
+            "faction 'zombies': field 'action_chips'",
+        ),
+        ("[faction.zombies]\nability = 'take'\n", "faction 'zombies'.ability: must be a table"),
+        (
+            "[faction.zombies]\nability = { timing = 'any', kind = ['take'] }\n",
+            "faction 'zombies'.ability: field 'kind'",
+        ),
+    ],
+)
+def test_kd_setup_1_fields_of_the_wrong_type_are_refused_by_entry_and_field(
+    body: str, message: str
+) -> None:
+    with pytest.raises(DataFileError) as info:
+        parse_content(content_with(body))
+    assert message in str(info.value)
+    assert "\n" not in str(info.value) and "\x1b" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "meta",
+    ["[content]\nname = 3\n", '[content]\nname = "a\\u001b[2J"\n', "content = 'x'\n"],
+)
+def test_kd_setup_1_the_content_name_is_short_printable_text(meta: str) -> None:
+    with pytest.raises(DataFileError, match=r"\[content\].*'name'"):
+        parse_content(meta)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("card = [1]\n", "'card' must be a table"),
+        ("card = 'x'\n", "'card' must be a table"),
+        ("faction = 'x'\n", "'faction' must be a table"),
+        ("faction = [{}]\n", "'faction' must be a table"),
+    ],
+)
+def test_kd_setup_1_sections_of_the_wrong_type_are_refused(text: str, message: str) -> None:
+    with pytest.raises(DataFileError, match=message):
+        parse_content(text)
+
+
+def test_kd_setup_1_every_number_of_a_content_file_is_bounded() -> None:
+    """Every whole-number parameter of every kind has a finite range: 2**63 - 1 is refused by
+    entry and field (a count that large would take cards until memory runs out)."""
+    huge = 9223372036854775807
+    for kind, params in KINDS.items():
+        for field, (typ, _low, high, _default) in params.items():
+            if typ != "int":
+                continue
+            assert high <= 48
+            timing = "any" if kind == "block" else "final"
+            body = f"[card.7h]\ntiming = '{timing}'\nkind = '{kind}'\n{field} = {huge}\n"
+            with pytest.raises(DataFileError, match=rf"card '7h': field '{field}' must be"):
+                parse_content(content_with(body))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("# " + "x" * (1 << 20) + "\n", "larger than"),
+        ("a = " + "[" * 100_000, "nested too deeply"),
+        ("[card.7h]\ntiming = 'draw'\nkind = 'gain'\namount = " + "9" * 5000, "not valid TOML"),
+    ],
+)
+def test_kd_setup_1_huge_or_deeply_nested_content_is_refused(text: str, message: str) -> None:
+    with pytest.raises(DataFileError, match=message) as info:
+        parse_content(text)
+    assert "\n" not in str(info.value)
+    with pytest.raises(DataFileError):
+        Config(players=2, content=text)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"players": "4"},
+        {"players": True},
+        {"players": 4.0},
+        {"players": 2, "content": ["plain"]},
+        {"players": 2, "content": None},
+        {"players": 2, "table": ["full"]},
+        {"players": 2, "table": {}},
+        {"players": 2, "bonus_cap": "yes"},
+        {"players": 2, "variants": [1, None, {}]},
+        "players",
+    ],
+)
+def test_a_config_of_the_wrong_type_is_a_config_error(data: object) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_json(data)
+    assert "\n" not in str(info.value)

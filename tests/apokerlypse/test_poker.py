@@ -129,3 +129,11 @@ def test_evaluator_is_fast() -> None:
 def test_the_bench_can_measure_random_play() -> None:
     rate, _, games = decisions_per_sec(2, 0.05, "apokerlypse")
     assert rate > 0 and games >= 1
+
+
+def test_the_best_five_depends_on_the_cards_not_the_order_they_came() -> None:
+    """Two equally strong fives (kings and nines with either 7): whichever came into the hand
+    first, the same five is shown, or the public best five would tell what was drawn."""
+    six = hand("Kc Kd 9h 9s 7c 7d")
+    shown = {best_five(order) for order in (six, six[::-1], six[3:] + six[:3])}
+    assert len(shown) == 1

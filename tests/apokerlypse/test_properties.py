@@ -12,16 +12,18 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
-from apokalypse.engine.record import EventDigest, GameRecord, replay
+from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokerlypse import GAME, Action, Config, State, parse_action
 from apokalypse.games.apokerlypse.cards import CODES, FACTIONS
 from apokalypse.games.apokerlypse.knowledge import record
+from apokalypse.games.apokerlypse.pending import Window
 from tests.apokerlypse.builders import all_cards, chips_total
 
 
@@ -103,15 +105,17 @@ def test_random_games_conserve_chips_and_cards(n: int, seed: int, content: str) 
 @GAMES
 @given(players, seeds, contents)
 def test_replaying_a_record_reproduces_every_event(n: int, seed: int, content: str) -> None:
-    digest = EventDigest()
-    actions = []
+    actions: list[str] = []
+    record = GameRecord(
+        "apokerlypse", GAME.version, config(n, content, seed).to_json(), seed, actions
+    )
+    digest = record.new_digest()
     for _, action, events in random_game(n, seed, content):
         actions.append(str(action))
         digest.add(events)
         for event in events:
             json.dumps(event.to_json())
-    cfg = config(n, content, seed).to_json()
-    again = replay(GameRecord("apokerlypse", GAME.version, cfg, seed, actions))
+    again = replay(record)
     assert again.digest == digest.hexdigest()
     assert again.state.is_over
 
@@ -286,3 +290,37 @@ def test_determinize_changes_hidden_information() -> None:
     worlds = [s.determinize(0, Rng(i)) for i in range(5)]
     assert any(w.hands[1] != s.hands[1] or w.pile != s.pile for w in worlds)
     assert all(w.hands[0] == s.hands[0] for w in worlds)
+
+
+@pytest.mark.parametrize("seat", [-1, 2, True, "0"])
+def test_observation_of_a_seat_that_does_not_exist_is_refused(seat: object) -> None:
+    """``observation(-1)`` (the ``to_act`` of a finished game) once showed the last seat's hand."""
+    from apokalypse.engine.errors import ProtocolError
+
+    s = GAME.new_game(Config(players=2), 5)
+    with pytest.raises(ProtocolError):
+        s.observation(seat)  # type: ignore[arg-type]
+    with pytest.raises(ProtocolError):
+        s.determinize(seat, Rng(1))  # type: ignore[arg-type]
+
+
+@GAMES
+@given(st.integers(min_value=3, max_value=4), seeds, st.sampled_from(["example", EVERY_CARD]))
+def test_a_block_window_shows_nobody_else_whose_turn_it_is(n: int, seed: int, content: str):
+    """Only the asked player learns that they are asked (as in Apokalypse's R-ATTACK-4): while
+    one player allows and the next is asked, every other view stays exactly the same."""
+    s = GAME.new_game(config(n, content, seed), seed)
+    rng = Rng(seed)
+    while not s.is_over:
+        legal = s.legal_actions()
+        action = legal[rng.below(len(legal))]
+        top = s.pending
+        if type(top) is Window and top.waiting and str(action) == "allow":
+            asked = (top.player, top.waiting[0])
+            before = {q: s.observation(q) for q in (None, *range(n)) if q not in asked}
+            s.apply(action)
+            for q, obs in before.items():
+                assert s.observation(q) == obs, f"seen by {q}"
+                assert obs["to_act"] is None
+            continue
+        s.apply(action)

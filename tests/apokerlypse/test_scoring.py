@@ -337,3 +337,21 @@ def test_kv_table_and_kv_bonus_cap_are_config_switches() -> None:
         Config.from_json({"bonus_cap": "yes"})
     with pytest.raises(ConfigError, match="unknown field"):
         Config.from_json({"variants": []})
+
+
+def test_k_score_1_the_best_five_shown_depends_on_the_cards_only() -> None:
+    """With a set-rank change on one card, two equally strong fives again: the score line's best
+    five is the same whatever order the cards entered the hand."""
+    from apokalypse.games.apokerlypse.cards import RANKS
+    from apokalypse.games.apokerlypse.scoring import Mods
+
+    RANK_SEVEN = RANKS.index("7")
+
+    s = new(2)
+    nine = cards("9h")[0]
+    shown = set()
+    for order in ("Kc Kd 9h 7s 2c 2d", "2d 2c 7s 9h Kd Kc"):  # 9h → 7: kings and sevens, a 2
+        s.hands[0] = cards(*order.split())
+        s.mods[0] = Mods(structure=("set-rank", nine, RANK_SEVEN))
+        shown.add(score_line(s, 0).best)
+    assert len(shown) == 1

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from apokalypse.engine.errors import ConfigError, DataFileError, IllegalAction
+from apokalypse.engine.record import GameRecord, replay
+from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import GAME, Config
+from apokalypse.games.apokalypse.actions import USES, VERBS
 from apokalypse.games.apokalypse.cards import (
     CHURCH,
     DUAL,
@@ -22,9 +26,12 @@ from apokalypse.games.apokalypse.cards import (
     MASK,
     METAL,
     PIG,
+    PLANE_NAMES,
     PROTECTION,
+    RESERVED_CODES,
     SAINT,
     SEAL,
+    SIDE_NAMES,
     CardTable,
     card_table,
     default_deck_text,
@@ -406,3 +413,197 @@ def test_r_setup_1_removes_two_of_each_music_in_all_when_a_deck_splits_them() ->
     metal = Counter(table.kind[c].code for c in table.b_cards if table.kind[c].role == METAL)
     assert sum(metal.values()) == 4
     assert metal == {"metal-b": 4}
+
+
+# --- D-COMP-1: what a deck file may hold (robustness) -------------------------------------------
+
+
+def small_deck(b: int, k: int, b_asterisk: int = 0) -> str:
+    """A deck of ``b`` protection cards (``b_asterisk`` of them with the asterisk) and ``k``
+    Violence cards: the least a game can be dealt from."""
+    return (
+        '[[card]]\ncode = "m/hp"\ndeck = "B"\nrole = "protection"\nleft = ["mask"]\n'
+        f'right = ["helmet", "pig"]\ncount = {b}\nasterisk = {b_asterisk}\n'
+        f'[[card]]\ncode = "violence"\ndeck = "K"\nrole = "violence"\ncount = {k}\n'
+    )
+
+
+def test_d_comp_1_upper_case_codes_are_lower_cased_so_records_replay() -> None:
+    """The notation is case-blind (``parse_action`` lower-cases), so a deck's codes are too:
+    ``M/HP`` in a deck file is the card ``m/hp``, and its games replay from their records."""
+    text = default_deck_text().replace('code = "m/hp"', 'code = "M/HP"')
+    text = text.replace('code = "violence"', 'code = "Gewalt"')
+    codes = {k.code for k in parse_deck(text)}
+    assert {"m/hp", "gewalt"} <= codes and "M/HP" not in codes
+    config = Config(players=4, deck=text)
+    s = GAME.new_game(config, 3)
+    actions: list[str] = []
+    record = GameRecord("apokalypse", GAME.version, config.to_json(), 3, actions)
+    digest = record.new_digest()
+    rng = Rng(3)
+    while not s.is_over and len(actions) < 400:
+        legal = s.legal_actions()
+        action = legal[rng.below(len(legal))]
+        assert GAME.parse_action(str(action)) == action
+        actions.append(str(action))
+        digest.add(s.apply(action))
+    assert replay(record).digest == digest.hexdigest()
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        *["pass", "play", "target", "give", "to", "steal", "defend", "decline", "back"],
+        *["good", "evil", "heaven", "earth", "nether", "attack", "neutralise"],
+        *["seal", "horseman1", "horseman4", "populace", "Populace", "SEAL"],
+        *["", "a b", "a\\tb", "a;b", "a\\nb", "\\u001b[31m", "x\\u0007", "café", "ｍ/hp", "a²"],
+        *["-x", "/x", ".x", "m,hp", "m'hp", "a\\\\b", "x" * 25],
+    ],
+)
+def test_d_comp_1_codes_the_notation_or_terminal_cannot_carry_are_refused(code: str) -> None:
+    text = small_deck(30, 30).replace('code = "violence"', f'code = "{code}"')
+    with pytest.raises(DataFileError) as info:
+        parse_deck(text)
+    message = str(info.value)
+    assert message.startswith("card #2") and "'code'" in message
+    assert "\n" not in message and "\x1b" not in message
+
+
+def test_d_comp_1_safe_codes_are_accepted() -> None:
+    for code in ("m/hp2", "a-b_c+d.e", "x" * 24, "7", "horseman5", "seals"):
+        text = small_deck(30, 30).replace('code = "violence"', f'code = "{code}"')
+        assert parse_deck(text)[1].code == code
+
+
+@pytest.mark.parametrize("field", ["good", "evil"])
+@pytest.mark.parametrize("name", ["\\u001b[31mred", "line\\nbreak", "y" * 41])
+def test_d_comp_1_half_names_must_be_short_printable_text(field: str, name: str) -> None:
+    text = default_deck_text().replace(f'{field} = "piety"', f'{field} = "{name}"')
+    text = text.replace(f'{field} = "gambling"', f'{field} = "{name}"')
+    with pytest.raises(DataFileError, match=rf"card #\d+ \('piety/gambling'\): field '{field}'"):
+        parse_deck(text)
+
+
+@pytest.mark.parametrize(
+    ("entry", "field"),
+    [
+        ("count = 9223372036854775807", "count"),
+        ("count = 501", "count"),
+        ("count = 500\nasterisk = 9223372036854775807", "asterisk"),
+    ],
+)
+def test_d_comp_1_numbers_in_a_deck_file_are_bounded(entry: str, field: str) -> None:
+    """A count of 2**63 would allocate cards until memory runs out: refused by entry and field."""
+    text = f'[[card]]\ncode = "metal"\ndeck = "B"\nrole = "metal"\n{entry}\n'
+    with pytest.raises(DataFileError, match=rf"card #1 \('metal'\): field '{field}'"):
+        parse_deck(text + small_deck(30, 30))
+
+
+def test_d_comp_1_a_deck_holds_at_most_2000_cards_per_back() -> None:
+    entries = "".join(
+        f'[[card]]\ncode = "v{i}"\ndeck = "K"\nrole = "violence"\ncount = 500\n' for i in range(4)
+    )
+    parse_deck(small_deck(30, 0).replace("count = 0", "count = 0") + entries)  # 2,000: fits
+    more = entries + '[[card]]\ncode = "v9"\ndeck = "K"\nrole = "violence"\ncount = 1\n'
+    with pytest.raises(DataFileError, match=r"card #7 \('v9'\).*K deck.*2000"):
+        parse_deck(small_deck(30, 0) + more)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("# " + "x" * (1 << 20) + "\n", "larger than"),
+        ("a = " + "[" * 100_000, "nested too deeply"),
+        ("a = " + "{b = " * 5_000, "nested too deeply"),
+        ('[[card]]\ncode = "m"\ncount = ' + "9" * 5_000 + "\n", "not valid TOML"),
+    ],
+)
+def test_d_comp_1_huge_or_deeply_nested_deck_text_is_refused(text: str, message: str) -> None:
+    with pytest.raises(DataFileError, match=message) as info:
+        parse_deck(text)
+    assert "\n" not in str(info.value)
+    with pytest.raises(DataFileError):
+        Config(players=4, deck=text)
+
+
+def test_d_comp_1_a_deck_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(small_deck(30, 30).replace("violence", "gewalt\xe4").encode("latin-1"))
+    with pytest.raises(DataFileError, match=r"latin1\.toml.*UTF-8"):
+        load_deck_text(str(path))
+
+
+def test_d_comp_1_a_huge_deck_file_is_not_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "huge.toml"
+    path.write_bytes(b"#" * (2 << 20))
+    with pytest.raises(DataFileError, match=r"huge\.toml.*larger than"):
+        load_deck_text(str(path))
+
+
+@pytest.mark.parametrize(
+    ("players", "b", "k", "b_asterisk"),
+    [
+        (4, 25, 30, 0),  # 4 × 2 dealt + 18 between the horsemen = 26 B cards needed
+        (4, 30, 25, 0),
+        (6, 29, 40, 0),
+        (3, 26, 30, 3),  # 26 for four players, but three leave with the asterisk: 23 < 24
+        (2, 22, 21, 0),
+    ],
+)
+def test_r_setup_5_a_deck_too_small_to_deal_is_refused_when_configured(
+    players: int, b: int, k: int, b_asterisk: int
+) -> None:
+    """R-SETUP-4/R-SETUP-5: each deck must hold 2 cards per hand plus 3 × 6 between the
+    horsemen; a smaller deck is refused by the config (so ``simulate`` fails before its first
+    game), not by an IndexError while dealing."""
+    text = small_deck(b, k, b_asterisk)
+    with pytest.raises(ConfigError, match="R-SETUP-5") as info:
+        Config(players=players, deck=text)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_r_setup_5_a_deck_just_large_enough_deals(players: int) -> None:
+    need = 2 * players + 18
+    s = GAME.new_game(Config(players=players, deck=small_deck(need, need)), 1)
+    assert len(s.decks[0]) == len(s.decks[1]) == 18 + 4  # three sets of six and four horsemen
+    assert all(len(h) == 4 for h in s.hands)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"players": 4, "variants": [1, None, {}]},
+        {"players": 4, "variants": [["good-team"]]},
+        {"players": 4, "variants": "good-team"},
+        {"players": "4"},
+        {"players": True},
+        {"players": 4.0},
+        {"players": None},
+        {"players": 4, "deck": 3},
+        {"players": 4, "deck": ["default"]},
+        {"players": 4, "deck": None},
+        [4],
+    ],
+)
+def test_r_setup_1_config_fields_of_the_wrong_type_are_refused(data: Any) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_json(data)
+    assert "\n" not in str(info.value)
+
+
+def test_r_setup_1_config_built_directly_checks_its_types() -> None:
+    for kwargs in (
+        {"variants": frozenset({1})},
+        {"variants": "good-team"},
+        {"deck": 3},
+        {"players": True},
+    ):
+        with pytest.raises(ConfigError):
+            Config(**kwargs)
+
+
+def test_d_comp_1_reserved_codes_cover_every_word_of_the_notation() -> None:
+    """cards.py lists the notation's words itself (actions.py imports cards.py, not back)."""
+    notation = {*VERBS, *USES, *SIDE_NAMES, *PLANE_NAMES, "seal", "populace"}
+    assert notation | {f"horseman{n}" for n in (1, 2, 3, 4)} <= RESERVED_CODES

@@ -21,6 +21,7 @@ from apokalypse.engine.rng import Rng
 
 PLAYER_COUNTS = {"apokalypse": (2, 4, 6), "apokerlypse": (2, 3, 4)}
 CLONE_SAMPLES = 40
+MAX_SECONDS = 3600  # per player count: an hour is already far more than a figure needs
 CHECK_EVERY = 64  # reading the clock is not free; look at it every so many decisions
 
 
@@ -131,8 +132,8 @@ def measure(seconds: float, game: str = "apokalypse") -> dict[str, Any]:
 
 def run_bench(game: str, json_out: bool, seconds: float) -> None:
     rules = get_game(game)  # an unknown game fails here, in one line
-    if not seconds > 0:
-        raise ConfigError(f"--seconds must be more than 0, not {seconds}")
+    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan and inf, which would never end
+        raise ConfigError(f"--seconds must be more than 0 and at most {MAX_SECONDS}, not {seconds}")
     data = measure(seconds, rules.name)
     if json_out:
         print(json.dumps(data, indent=2))

@@ -1,7 +1,9 @@
 """``apokalypse``: play, simulate, replay and benchmark from the terminal.
 
 Every command reports bad input as one line ``error: …`` on stderr and exits with status 2;
-nothing is half-written (saves and records are written atomically).
+nothing is half-written (saves and records are written atomically). Usage errors too (an unknown
+command or option, ``--games abc``, a missing argument): :func:`main` runs the commands without
+Typer's framed usage boxes and prints them in the same one-line form.
 """
 
 from __future__ import annotations
@@ -9,13 +11,26 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
+import typer.main
 
 from apokalypse.engine.errors import EngineError
 
-app = typer.Typer(
+from .safe import printable
+
+
+class OneLineErrors(typer.Typer):
+    """The app, called as a program (``app()``), reports usage errors as :func:`main` does."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # called like a click command with its own arguments: leave it be
+            return super().__call__(*args, **kwargs)
+        sys.exit(main())
+
+
+app = OneLineErrors(
     name="apokalypse",
     help="Apokalypse (Henning Poehl): play against computer players, simulate, replay, benchmark.",
     no_args_is_help=True,
@@ -27,7 +42,8 @@ T = TypeVar("T")
 
 
 def fail(message: str) -> typer.Exit:
-    print(f"error: {message}", file=sys.stderr)
+    # One line, whatever the message holds: file names and record texts are not ours.
+    print(f"error: {printable(message)}", file=sys.stderr)
     return typer.Exit(2)
 
 
@@ -121,11 +137,13 @@ def simulate(
     """Play games between computer players and summarise them."""
     from .simulate import run_simulate
 
-    guarded(
+    status = guarded(
         lambda: run_simulate(
             game, games, players, seed, bots, jobs, records, json_out, variant or [], deck
         )
     )
+    if status:  # failed games (1) or an interrupted run (130), after the summary
+        raise typer.Exit(status)
 
 
 @app.command()
@@ -158,5 +176,27 @@ def bench(
     guarded(lambda: run_bench(game, json_out, seconds))
 
 
+def main(argv: list[str] | None = None) -> int:
+    """The ``apokalypse`` program: run one command, return its exit status.
+
+    Typer's standalone mode would frame usage errors in a box over several lines and print a
+    traceback for Ctrl-C outside a game; here a usage error is one line ``error: …`` naming the
+    option (status 2), and Ctrl-C ends quietly with status 130. ``--help`` is untouched."""
+    command = typer.main.get_command(app)
+    try:
+        status = command.main(args=argv, prog_name="apokalypse", standalone_mode=False)
+    except typer.TyperException as exc:  # click's ClickException / UsageError
+        if type(exc).__name__ == "NoArgsIsHelpError":  # the help was printed; Typer's status
+            return 2
+        fail(" ".join(exc.format_message().split()))
+        return 2
+    except (typer.Abort, KeyboardInterrupt):
+        return 130
+    except typer.Exit as exc:
+        return exc.exit_code
+    # A command returns None; an explicit ``typer.Exit(n)`` comes back as its status.
+    return status if isinstance(status, int) else 0
+
+
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    sys.exit(main())

@@ -19,12 +19,13 @@ from rich.console import Console
 from rich.text import Text
 
 from apokalypse.engine.errors import ConfigError
-from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
-from apokalypse.engine.record import GameRecord, replay
+from apokalypse.engine.record import GameRecord, remove_stale_temporaries, start
 from apokalypse.engine.registry import get_game
+from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, text
 
+from .safe import whole_number
 from .session import Bot, Session
 
 RECENT_LINES = 8  # how much of a resumed game's log to repeat
@@ -39,10 +40,10 @@ def parse_humans(spec: str, players: int) -> frozenset[int]:
         return frozenset(range(players))
     seats = set()
     for part in spec.split(","):
-        number = part.strip().removeprefix("p")
-        if not number.isdigit() or not 1 <= int(number) <= players:
+        seat = whole_number(part.strip().removeprefix("p"))  # ASCII digits: '²' is no seat
+        if seat is None or not 1 <= seat <= players:
             raise ConfigError(f"--humans: {part.strip()!r} is not a seat 1–{players}")
-        seats.add(int(number) - 1)
+        seats.add(seat - 1)
     return frozenset(seats)
 
 
@@ -65,15 +66,16 @@ def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int
     return bots
 
 
-def default_save_path(game: str, seed: int) -> Path:
-    return Path("saves") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
-
-
-def _resume(record: GameRecord, console: Console, lang: str) -> tuple[GameState, list[list[Event]]]:
-    rep = replay(record)  # a RecordError names the first action that does not replay
-    if record.events_sha256 not in (None, rep.digest):
-        console.print(Text(text("ui.digest_mismatch", lang), style="yellow"))
-    return rep.state, rep.events
+def default_save_path(game: str) -> Path:
+    """A new file under ``saves/``. Its name must not carry the seed: the welcome line shows
+    it on a screen the players share, and the seed rebuilds every hand and the deck order."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path("saves") / f"{game}-{stamp}.json"
+    number = 2
+    while path.exists():  # two games started within a second
+        path = Path("saves") / f"{game}-{stamp}-{number}.json"
+        number += 1
+    return path
 
 
 def _new(
@@ -82,7 +84,7 @@ def _new(
     rules = get_game(game)
     cards = deck.read_text("utf-8") if deck is not None else None
     config = rules.config_from_options(players, variants, cards)  # refusals name the rule
-    seed = seed if seed is not None else secrets.randbelow(2**31)
+    seed = seed if seed is not None else secrets.randbelow(SEED_LIMIT)  # all 64 bits: unguessable
     state = rules.new_game(config, seed)
     return state, GameRecord(rules.name, rules.version, config.to_json(), seed)
 
@@ -108,7 +110,6 @@ def run_play(
     computer players and language it was saved with (the record's ``meta``), unless an option
     says otherwise."""
     console = Console(highlight=False)
-    batches: list[list[Event]] = []
     saved = GameRecord.load(resume) if resume is not None else None
     meta = {
         k: v
@@ -119,11 +120,11 @@ def run_play(
     bots = bots or meta.get("bots") or DEFAULTS["bots"]
     lang = check_lang(lang or meta.get("lang") or DEFAULTS["lang"])
     if saved is not None:
-        state, batches = _resume(saved, console, lang)
+        state = start(saved)[1]  # a fresh game: the session catches up action by action
         record = saved
     else:
         state, record = _new(game, players, seed, deck, variants)
-    path = save or resume or default_save_path(record.game, record.seed)
+    path = save or resume or default_save_path(record.game)
     record.meta = {"humans": humans, "bots": bots, "lang": lang}
     n = int(state.observation(None)["players"])
     human_seats = parse_humans(humans, n)
@@ -139,12 +140,15 @@ def run_play(
         echo=not sys.stdin.isatty(),
     )
     opening = session.ui.opening(state)
-    for batch in [opening, *batches]:  # a resumed game: the log, the digest and the bots catch up
-        session.log.extend(batch)
-        session.note(batch)
-    for batch in batches:  # the opening is not in the digest: replays do not produce it either
-        session.digest.add(batch)
+    session.log.extend(opening)
+    session.note(opening)  # the opening is not in the digest: replays do not produce it either
+    if saved is not None:
+        recorded = saved.events_sha256
+        session.catch_up(saved.actions)  # a RecordError names the first action that fails
+        if recorded not in (None, session.digest.hexdigest()):
+            console.print(Text(text("ui.digest_mismatch", lang), style="yellow"))
     record.events_sha256 = session.digest.hexdigest()
+    remove_stale_temporaries(path)  # what a save killed mid-write left beside it
     record.save(path)  # a save exists from the first moment, even before any action
     seats = ", ".join(f"p{q + 1}" for q in sorted(human_seats)) or text("ui.nobody", lang)
     welcome = text(
@@ -152,19 +156,18 @@ def run_play(
         lang,
         game=text(f"game.{record.game}", lang),
         players=n,
-        seed=record.seed,
         humans=seats,
         bots=bots if bot_seats else text("ui.nobody", lang),
         path=path,
     )
-    console.print(Text(welcome, style="bold"))
+    session.say(welcome, "bold")  # say() escapes: the path and names come from the user
     if resume is None:
         session.stream(opening)
     else:
-        console.print(Text(text("ui.resumed", lang, n=len(record.actions))))
+        session.say(text("ui.resumed", lang, n=len(record.actions)))
         if not session.hot_seat:
             viewer = session.viewer
             lines = session.ui.render_events(session.log, viewer, session.names(viewer))
             for line in lines[-RECENT_LINES:]:
-                console.print(Text(f"· {line}", style="dim"))
+                session.say(f"· {line}", "dim")
     session.run()

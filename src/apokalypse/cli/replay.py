@@ -19,8 +19,9 @@ import typer
 
 from apokalypse.engine.errors import ConfigError, EngineError, RecordError
 from apokalypse.engine.events import Event
-from apokalypse.engine.record import EventDigest, GameRecord, replay, start
+from apokalypse.engine.record import GameRecord, replay, start
 
+from .safe import printable
 from .ui import make_ui
 
 LANGS = ("en", "de")
@@ -45,9 +46,12 @@ def run_replay(file: Path, verify: bool, seat: int | None, lang: str) -> None:
 def _verify(file: Path, record: GameRecord) -> None:
     problem = _difference(record)
     if problem is not None:
-        print(f"error: {file}: replay differs from the record: {problem}", file=sys.stderr)
+        where = printable(str(file))
+        print(f"error: {where}: replay differs from the record: {printable(problem)}",
+              file=sys.stderr)  # fmt: skip
         raise typer.Exit(1)
-    print(f"ok: {file}: {len(record.actions)} actions replay exactly (events and result match)")
+    print(f"ok: {printable(str(file))}: {len(record.actions)} actions replay exactly"
+          " (events and result match)")  # fmt: skip
 
 
 def _difference(record: GameRecord) -> str | None:
@@ -56,6 +60,8 @@ def _difference(record: GameRecord) -> str | None:
         rep = replay(record)
     except RecordError as exc:
         return str(exc)
+    except Exception as exc:  # a hostile record must not crash --verify: it differs, say how
+        return f"it does not replay ({type(exc).__name__}: {exc})"
     if record.events_sha256 is None:
         return "the record has no events digest to compare with"
     if rep.digest != record.events_sha256:
@@ -87,12 +93,15 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
         return ui.render_events(batch, who, labels)  # the adapter was made for ``lang``
 
     who = "spectator" if viewer is None else names[viewer]
-    print(f"{record.game} v{record.version}, {players} players, seed {record.seed}, seen by {who}")
+    # No seed here: it rebuilds every hand and the deck order, and a record may be a save of
+    # a game still running. A finished game shows it at the end.
+    print(f"{record.game} v{printable(record.version)}, {players} players, seen by {who}")
     if record.meta.get("error"):  # written by `simulate` for a game that failed
-        print(f"note: the game stopped early: {record.meta['error']}")
+        print(f"note: the game stopped early: {printable(str(record.meta['error']))}")
+    # Event texts come from the record (a custom deck's card names): escaped like the rest.
     for line in _lines(ui.opening(state), viewer, lang, names, render):
-        print(f"#{0:<4} {line}")
-    digest = EventDigest()
+        print(f"#{0:<4} {printable(line)}")
+    digest = record.new_digest()
     for i, text in enumerate(record.actions, 1):
         try:
             events = state.apply(game.parse_action(text))
@@ -100,12 +109,13 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
             raise RecordError(f"action #{i} {text!r}: {exc}") from None
         digest.add(events)
         for line in _lines(events, viewer, lang, names, render):
-            print(f"#{i:<4} {line}")
+            print(f"#{i:<4} {printable(line)}")
     result = state.result
     if result is None:
         print("(the record ends before the game does)")
     else:
-        print(f"result: {ui.result_line(result.to_json(), names)}")
+        print(f"result: {printable(ui.result_line(result.to_json(), names))}")
+        print(f"seed: {record.seed}")
     if record.events_sha256 is not None and digest.hexdigest() != record.events_sha256:
         print("warning: the events differ from the record (see --verify)")
 

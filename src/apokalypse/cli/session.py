@@ -23,13 +23,14 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
+from apokalypse.engine.errors import EngineError, IllegalAction, NotationError, RecordError
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import EventDigest, GameRecord
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n import seat_names, text
 
+from .safe import MAX_DIGITS, is_digits, printable, whole_number
 from .ui import GameUI, make_ui
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "ende", "beenden"})
@@ -57,18 +58,19 @@ class Session:
     path: Path
     humans: frozenset[int]
     bots: dict[int, Bot]
-    digest: EventDigest = field(default_factory=EventDigest)
     log: list[Event] = field(default_factory=list)
     echo: bool = False
     seen_upto: dict[int, int] = field(default_factory=dict)  # hot-seat: log seen per person
     queue: list[str] = field(default_factory=list)  # answers typed ahead with ';'
     screen_owner: int | None = None
     asked: tuple[int, str, int] | None = None  # the last question: seat, decision, actions so far
+    digest: EventDigest = field(init=False)
     game: Game = field(init=False)
     ui: GameUI = field(init=False)
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
+        self.digest = self.record.new_digest()
         self.game = get_game(self.record.game)
         self.ui = make_ui(self.record.game, self.record.config, self.lang)
         self.players = int(self.state.observation(None)["players"])
@@ -88,7 +90,9 @@ class Session:
         return seat_names(self.players, viewer, self.lang)
 
     def say(self, line: str, style: str = "") -> None:
-        self.console.print(Text(line, style=style))
+        # Escaped before Rich, which passes ESC and other controls through: card names come
+        # from a deck file and a resumed game's texts from its record.
+        self.console.print(Text(printable(line, keep_newlines=True), style=style))
 
     def warn(self, line: str) -> None:
         self.say(line, "red")
@@ -132,6 +136,26 @@ class Session:
             self.say(text("ui.resume_hint", self.lang, path=self.path), "dim")
             return
         self.finish()
+
+    def catch_up(self, actions: Sequence[str]) -> None:
+        """Play a saved game's actions again, from the start, before it goes on.
+
+        The computer players are asked at their seats as in the game itself and their answers
+        thrown away (the recorded action is applied): their random streams and memories end up
+        where they were, so a resumed game continues exactly as the uninterrupted one would."""
+        for i, text_ in enumerate(actions, 1):
+            seat = self.state.to_act
+            legal = self.state.legal_actions()
+            bot = self.bots.get(seat)
+            if bot is not None:
+                bot.choose(self.state.observation(seat), list(legal))
+            try:
+                events = self.state.apply(self.game.parse_action(text_))
+            except EngineError as exc:
+                raise RecordError(f"action #{i} {text_!r}: {exc}") from None
+            self.digest.add(events)
+            self.log.extend(events)
+            self.note(events)
 
     def commit(self, action: Any, events: list[Event]) -> None:
         """Record, save (atomically), log and show one applied action."""
@@ -218,8 +242,11 @@ class Session:
             for entry in self.ui.render_events(self.log, seat, names)[-LOG_LINES:]:
                 self.say(f"· {entry}")
             return False
-        if cmd.isdigit():
-            number = int(cmd)
+        if is_digits(cmd):  # ASCII only: '²' passes str.isdigit() but is no choice
+            number = whole_number(cmd)
+            if number is None:  # more digits than any list has choices
+                shown = f"{cmd[:MAX_DIGITS]}…"
+                return self.refuse(text("ui.error.number", self.lang, n=shown, max=len(legal)))
             back = self.ui.back_action(obs)
             if number == 0 and back is not None:
                 legal = [back, *legal]
@@ -232,6 +259,8 @@ class Session:
                 action = self.game.parse_action(cmd)
             except NotationError as exc:
                 return self.refuse(text("ui.error.notation", self.lang, message=str(exc)))
+            except ValueError as exc:  # a parser's own slip ('to p²'): still only a typo here
+                return self.refuse(text("ui.error.notation", self.lang, message=f"{cmd!r}: {exc}"))
         try:  # the engine is the judge: it names the rule a refused action breaks
             events = self.state.apply(action)
         except IllegalAction as exc:
@@ -259,7 +288,7 @@ class Session:
             self.console.print()
             raise Quit(text("ui.quit", self.lang)) from None
         if self.echo:  # piped input is not echoed: show it so a transcript reads right
-            self.console.print(Text(line, style="dim"))
+            self.console.print(Text(printable(line), style="dim"))
         first, *rest = line.split(";")
         self.queue = rest
         return first
@@ -298,8 +327,8 @@ class Session:
             self.console.print(line)
         for i, action in enumerate(legal, 1):
             line = Text(f"{i:>3}) ")
-            line.append(self.ui.render_action(action, obs, names))
-            line.append(f"   {action}", style="dim")
+            line.append(printable(self.ui.render_action(action, obs, names)))
+            line.append(printable(f"   {action}"), style="dim")
             self.console.print(line)
 
     def finish(self) -> None:
@@ -311,3 +340,5 @@ class Session:
         self.console.print(self.ui.board(self.state.observation(viewer), names))
         self.console.print(self.ui.result_view(result.to_json(), names))
         self.say(text("ui.saved", self.lang, path=self.path))
+        # Only now: the seed rebuilds every hand and the deck order (README, "What is secret").
+        self.say(text("ui.game_seed", self.lang, seed=self.record.seed, path=self.path), "dim")

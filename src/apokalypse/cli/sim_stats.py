@@ -9,6 +9,11 @@ from typing import Any, Protocol
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
+
+from .safe import printable
+
+FIRST_ERRORS = 5  # errors the summary shows
 
 
 class Finished(Protocol):
@@ -133,8 +138,9 @@ class Summary:
     errors: int = 0
     decisions: int = 0
     bots: dict[str, list[int]] = field(default_factory=dict)  # name -> [seats, score, wins]
-    first_errors: list[str] = field(default_factory=list)
+    first_errors: list[str] = field(default_factory=list)  # of the lowest game indices
     stats: GameStats = field(init=False)
+    _errors: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         self.stats = STATS.get(self.game, GameStats)()
@@ -144,8 +150,7 @@ class Summary:
         self.decisions += o.decisions
         if o.error is not None or o.result is None:
             self.errors += 1
-            if len(self.first_errors) < 5:
-                self.first_errors.append(f"game {o.index} (seed {o.seed}): {o.error}")
+            self._note_error(o.index, f"game {o.index} (seed {o.seed}): {o.error}")
             return
         r = o.result
         self.stats.add(r, o.bots)
@@ -154,6 +159,14 @@ class Summary:
             b[0] += 1
             b[1] += self.stats.seat_score(r, q)
             b[2] += 1 if q in r["winners"] else 0
+
+    def _note_error(self, index: int, line: str) -> None:
+        """Keep the errors of the first games by index, not by arrival: games come back from
+        worker processes in any order, and the summary must not depend on it."""
+        self._errors.append((index, line))
+        self._errors.sort()
+        del self._errors[FIRST_ERRORS:]
+        self.first_errors = [text for _, text in self._errors]
 
     def to_json(self, seconds: float, args: dict[str, Any]) -> dict[str, Any]:
         key = self.stats.score
@@ -189,4 +202,4 @@ class Summary:
         console.print(bots)
         self.stats.print(console, data)
         for line in data["first_errors"]:
-            console.print(f"[red]error[/red] {line}", highlight=False)
+            console.print(Text("error", style="red") + Text(f" {printable(line)}"))

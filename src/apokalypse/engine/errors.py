@@ -56,6 +56,11 @@ def _rebuild_illegal(
     return IllegalAction(rule, message, key=key, params=params)
 
 
+class ProtocolError(EngineError):
+    """A protocol verb asked about something the game does not have (a seat that does not
+    exist, ``observation(-1)`` …)."""
+
+
 class NotationError(EngineError):
     """Action text that does not parse."""
 

@@ -9,8 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from .errors import ProtocolError
 from .events import Event
 from .rng import Rng
+
+
+def check_seat(player: object, players: int) -> int:
+    """A seat index of a ``players``-player game. Anything else (-1, the ``to_act`` of a
+    finished game; a bool; a seat past the last) is refused: read as an index it would show
+    some seat's hand."""
+    if type(player) is not int or not 0 <= player < players:
+        raise ProtocolError(f"there is no seat {player!r} in this {players}-player game")
+    return player
 
 
 class ActionValue(Protocol):
@@ -28,6 +38,11 @@ class GameResult(Protocol):
 
 
 class GameState(Protocol):
+    @property
+    def move(self) -> int:
+        """How many actions have been applied since ``new_game`` (public)."""
+        ...
+
     @property
     def to_act(self) -> int: ...
     @property

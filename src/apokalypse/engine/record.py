@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,14 +19,38 @@ from .events import Event
 from .protocol import Game, GameState
 from .registry import get_game
 
-FORMAT = 1
+FORMAT = 2  # 2: the events digest starts with the game, version, config and seed
+FORMATS = (1, 2)  # 1: the digest covers the events only; still read, replayed and verified
+MAX_RECORD_BYTES = 32 << 20  # far above any real game (a long one is some 100 KB)
+MAX_NAME = 200  # the game and version fields
+STALE_SECONDS = 5.0  # a save's temporary lives for milliseconds; older ones were left behind
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp")  # tempfile.mkstemp in save()
+
+
+def _brief(value: Any) -> str:
+    """A value from a file, for an error line: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class EventDigest:
-    """A running SHA-256 over the events' JSON forms."""
+    """A running SHA-256 over one game: first what defines it (game, version, config, seed),
+    then every event's JSON form. ``replay --verify`` recomputes it, so a changed config or
+    version is noticed even where it would leave the events equal (a variant that only decides
+    the winner, a bonus cap that never bit). ``EventDigest()`` digests events only: the form of
+    records of format 1, and of tests that compare two runs of one game."""
 
-    def __init__(self) -> None:
+    def __init__(self, header: Mapping[str, Any] | None = None) -> None:
         self._hash = hashlib.sha256()
+        if header is not None:
+            self._hash.update(json.dumps(header, sort_keys=True).encode())
+            self._hash.update(b"\n")
+
+    @classmethod
+    def of(cls, game: str, version: str, config: Mapping[str, Any], seed: int) -> EventDigest:
+        """The digest of a game record of the current format."""
+        return cls({"game": game, "version": version, "config": config, "seed": seed})
 
     def add(self, events: list[Event]) -> None:
         for event in events:
@@ -44,10 +71,17 @@ class GameRecord:
     events_sha256: str | None = None
     result: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)  # who played, language…; replay ignores it
+    format: int = FORMAT
+
+    def new_digest(self) -> EventDigest:
+        """An empty events digest of the kind this record's format keeps."""
+        if self.format == 1:
+            return EventDigest()
+        return EventDigest.of(self.game, self.version, self.config, self.seed)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT,
+            "format": self.format,
             "game": self.game,
             "version": self.version,
             "config": self.config,
@@ -60,16 +94,30 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
+        """A record from its JSON form; every field is checked, so that whatever a file holds,
+        the only error is a :class:`RecordError` naming the field."""
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"unsupported record format {data.get('format')!r} (expected 1)")
+        if type(data.get("format")) is not int or data["format"] not in FORMATS:
+            raise RecordError(
+                f"unsupported record format {_brief(data.get('format'))} (expected 1 or 2)"
+            )
         for name, kind in (("game", str), ("version", str), ("config", dict), ("seed", int)):
-            if not isinstance(data.get(name), kind):
+            value = data.get(name)
+            if not isinstance(value, kind) or isinstance(value, bool):
                 raise RecordError(f"record field {name!r} is missing or not a {kind.__name__}")
+        for name in ("game", "version"):  # shown on screens: no escape sequences, one short line
+            if not data[name].isprintable() or len(data[name]) > MAX_NAME:
+                raise RecordError(f"record field {name!r} must be one short line of text")
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("record field 'actions' must be a list of action texts")
+        digest = data.get("events_sha256")
+        if digest is not None and not (isinstance(digest, str) and _SHA256.fullmatch(digest)):
+            raise RecordError("record field 'events_sha256' must be 64 hex digits or null")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("record field 'result' must be an object or null")
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("record field 'meta' must be an object")
@@ -79,9 +127,10 @@ class GameRecord:
             data["config"],
             data["seed"],
             list(actions),
-            data.get("events_sha256"),
-            data.get("result"),
+            digest,
+            result,
             meta,
+            data["format"],
         )
 
     def save(self, path: str | Path) -> None:
@@ -100,17 +149,57 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file; anything wrong with it is a one-line :class:`RecordError`."""
+        shown = repr(str(path))
         try:
-            text = Path(path).read_text("utf-8")
+            with open(path, "rb") as fh:
+                # Read at most one byte past the limit: a huge file (or /dev/zero) is refused
+                # without first being read whole into memory.
+                raw = fh.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise RecordError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+            raise RecordError(f"cannot read {shown}: {exc.strerror}") from None
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(f"{shown} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{shown} is not UTF-8 text (byte {exc.start})") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"{str(path)!r} is not valid JSON ({exc.msg}, line {exc.lineno})"
-            ) from None
+            raise RecordError(f"{shown} is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        except RecursionError:  # '[' * 100000: json nests by recursion
+            raise RecordError(f"{shown} is not a record (JSON nested too deeply)") from None
+        except ValueError as exc:  # an integer of more than 4,300 digits
+            raise RecordError(f"{shown} is not a record ({exc})") from None
         return cls.from_json(data)
+
+
+def remove_stale_temporaries(path: str | Path, *, older_than: float = STALE_SECONDS) -> int:
+    """Delete what a killed :meth:`GameRecord.save` left behind: its temporary files
+    (``.NAME.xxxxxxxx.tmp``, often empty) beside the intact save. ``path`` is a save file (its
+    own temporaries go) or a folder of records (every record's go). Only files untouched for
+    ``older_than`` seconds count as stale, so a save in progress elsewhere is left alone.
+    Best effort: what cannot be removed stays. Returns how many were removed."""
+    path = Path(path)
+    folder, name = (path, None) if path.is_dir() else (path.parent, path.name)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    now = time.time()
+    removed = 0
+    for entry in entries:
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match is None or (name is not None and match["name"] != name):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and now - entry.stat().st_mtime >= older_than:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 @dataclass
@@ -133,7 +222,7 @@ def start(record: GameRecord) -> tuple[Game, GameState]:
 def replay(record: GameRecord) -> Replay:
     """Re-apply every action; raises :class:`RecordError` naming the first one that fails."""
     game, state = start(record)
-    digest = EventDigest()
+    digest = record.new_digest()
     all_events: list[list[Event]] = []
     for i, text in enumerate(record.actions):
         try:

@@ -29,13 +29,16 @@ from typing import NamedTuple
 
 from apokalypse.engine.errors import NotationError
 
-from .cards import PLANE_NAMES, SIDE_NAMES
+from .cards import MAX_CODE_LENGTH, PLANE_NAMES, SIDE_NAMES, is_code, shown
 
 USES = ("good", "evil", "heaven", "nether", "attack", "neutralise")
 _NO_ARG = frozenset({"pass", "decline", "back"})
 _CODE_ARG = frozenset({"give", "defend"})
 _SEAT_ARG = frozenset({"to", "steal"})
 VERBS = ("pass", "play", "target", "give", "to", "steal", "defend", "decline", "back")
+# A seat is 1–6 and a position counts a row's cards: a few digits are plenty, and more would let
+# int() refuse (4,300 digits) or a typo name seat 10**100.
+MAX_DIGITS = 3
 
 
 class Action(NamedTuple):
@@ -74,10 +77,28 @@ DECLINE = Action("decline")
 BACK = Action("back")
 
 
+def _number(text: str) -> int | None:
+    """ASCII digits only (``str.isdigit()`` is also true for '²' and '٣'), at most a few."""
+    if not 0 < len(text) <= MAX_DIGITS or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 def _seat(text: str, whole: str) -> int:
-    if len(text) < 2 or text[0] != "p" or not text[1:].isdigit() or int(text[1:]) < 1:
-        raise NotationError(f"{whole!r}: {text!r} is not a seat (p1, p2, …)")
-    return int(text[1:]) - 1
+    number = _number(text[1:]) if text.startswith("p") else None
+    if number is None or number < 1:
+        raise NotationError(f"{shown(whole)}: {shown(text)} is not a seat (p1, p2, …)")
+    return number - 1
+
+
+def _code(text: str, whole: str) -> str:
+    """A card code as deck files write it (cards.py, D-COMP-1): nothing else can name a card."""
+    if not is_code(text):
+        raise NotationError(
+            f"{shown(whole)}: {shown(text)} is not a card code (up to {MAX_CODE_LENGTH} letters,"
+            " digits and / - _ + .)"
+        )
+    return text
 
 
 def parse_action(text: str) -> Action:
@@ -87,33 +108,42 @@ def parse_action(text: str) -> Action:
         raise NotationError("empty action")
     verb, args = words[0], words[1:]
     if verb not in VERBS:
-        raise NotationError(f"{text!r}: unknown verb {verb!r} (one of {', '.join(VERBS)})")
+        raise NotationError(
+            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})"
+        )
     want = 0 if verb in _NO_ARG else 2 if verb == "play" else 1
     if len(args) != want:
-        raise NotationError(f"{text!r}: {verb!r} takes {want} argument(s), got {len(args)}")
+        raise NotationError(f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}")
     if verb in _NO_ARG:
         return Action(verb)
     if verb == "play":
         if args[1] not in USES:
-            raise NotationError(f"{text!r}: unknown use {args[1]!r} (one of {', '.join(USES)})")
-        return Action("play", args[0], args[1])
+            raise NotationError(
+                f"{shown(text)}: unknown use {shown(args[1])} (one of {', '.join(USES)})"
+            )
+        return Action("play", _code(args[0], text), args[1])
     if verb in _CODE_ARG:
-        return Action(verb, args[0])
+        return Action(verb, _code(args[0], text))
     if verb in _SEAT_ARG:
         return Action(verb, seat=_seat(args[0], text))
-    parts = args[0].split(".")
+    return _target(args[0], text)
+
+
+def _target(place: str, text: str) -> Action:
+    parts = place.split(".")
     if not 2 <= len(parts) <= 4:
-        raise NotationError(f"{text!r}: a place is p<seat>.<side>[.<plane>[.<position>]]")
+        raise NotationError(f"{shown(text)}: a place is p<seat>.<side>[.<plane>[.<position>]]")
     seat = _seat(parts[0], text)
     if parts[1] not in SIDE_NAMES:
-        raise NotationError(f"{text!r}: side must be good or evil, not {parts[1]!r}")
+        raise NotationError(f"{shown(text)}: side must be good or evil, not {shown(parts[1])}")
     plane = pos = -1
     if len(parts) >= 3:
         if parts[2] not in PLANE_NAMES:
-            raise NotationError(f"{text!r}: plane must be heaven, earth or nether")
+            raise NotationError(f"{shown(text)}: plane must be heaven, earth or nether")
         plane = PLANE_NAMES.index(parts[2])
     if len(parts) == 4:
-        if not parts[3].isdigit():
-            raise NotationError(f"{text!r}: position must be a number 0, 1, …")
-        pos = int(parts[3])
+        number = _number(parts[3])
+        if number is None:
+            raise NotationError(f"{shown(text)}: position must be a number 0, 1, …")
+        pos = number
     return Action("target", seat=seat, side=SIDE_NAMES.index(parts[1]), plane=plane, pos=pos)

@@ -157,7 +157,8 @@ def _resolve(s: State, attacker: int, card: int, seat: int, side: int) -> list[E
     s.table_cards.remove(card)
     s.discard(card)
     bundle = _remove_outermost(s, seat, side)  # R-ATTACK-2
-    for c in bundle:
+    s.discard(bundle[0], face_down=True)  # a B populace stays face down (D-INFO-1)
+    for c in bundle[1:]:
         if c >= 0:
             s.discard(c)
     event = Event("killed", {"seat": seat, "side": side, "populace": _person(s, bundle[0])})

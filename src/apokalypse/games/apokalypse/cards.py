@@ -7,14 +7,14 @@ it (its back, its role, the icons on each half, the modifier of each half) lives
 
 from __future__ import annotations
 
-import tomllib
+import string
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from apokalypse.engine.errors import DataFileError
+from apokalypse.engine.datafile import MAX_TEXT_BYTES, read_toml
+from apokalypse.engine.errors import ConfigError, DataFileError
 
 # Sides and planes. A display is six rows: rows[side * 3 + plane].
 GOOD, EVIL = 0, 1
@@ -50,6 +50,29 @@ MODIFIERS = {"": (0, 0), "+1B": (1, 0), "-1B": (-1, 0), "+1K": (0, 1), "-1K": (0
 SEALS_IN_GAME = 6  # R-COMP-5
 HORSEMAN_SETS = 3  # R-COMP-5: one in each deck, one public reference / reward supply
 FEW_PLAYERS_MUSIC_REMOVED = 2  # R-SETUP-1: 2 Heavy Metal and 2 Church Music leave 2–3 player games
+HAND_START = 2  # R-SETUP-4: 2 B and 2 K cards each
+BETWEEN_HORSEMEN = 6  # R-SETUP-5
+
+# What a deck file may hold. The printed game has 60 B and 63 K cards; the bounds leave a designer
+# room while keeping a hostile file (a record carries its deck) from eating memory or the screen.
+MAX_COUNT = 500  # copies of one entry
+MAX_CARDS_PER_BACK = 2000
+MAX_CODE_LENGTH = 24
+MAX_NAME_LENGTH = 40
+# Codes travel through the action notation (lower-cased, split at white space, chained with ';'
+# at the terminal) and onto the screen, so they keep to a small ASCII set. Upper case is read as
+# lower case: the notation is case-blind, and a code it could not write back would make a game's
+# record unreplayable.
+CODE_FIRST = frozenset(string.ascii_lowercase + string.digits)
+CODE_CHARS = CODE_FIRST | frozenset("/-_+.")
+# The notation's own words (actions.py: verbs, uses, sides, planes) and the codes the engine
+# gives its own cards or shows for a hidden front: a card named like them would be ambiguous.
+RESERVED_CODES = frozenset(
+    {"pass", "play", "target", "give", "to", "steal", "defend", "decline", "back"}
+    | {"good", "evil", "heaven", "earth", "nether", "attack", "neutralise"}
+    | {"seal", "populace"}
+    | {f"{HORSEMAN}{n}" for n in (1, 2, 3, 4)}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +110,20 @@ class CardTable:
         return self.kind[card].code
 
 
+def shown(value: str, limit: int = 30) -> str:
+    """``value`` quoted for a one-line message: escapes visible (repr), long text cut short."""
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + "…"
+
+
+def is_code(text: str) -> bool:
+    """Whether ``text`` is written like a card code (lower case; reserved words not checked)."""
+    return (
+        0 < len(text) <= MAX_CODE_LENGTH
+        and text[0] in CODE_FIRST
+        and all(c in CODE_CHARS for c in text)
+    )
+
+
 def _icons(entry: dict[str, Any], field: str, where: str) -> int:
     names = entry.get(field, [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -95,18 +132,20 @@ def _icons(entry: dict[str, Any], field: str, where: str) -> int:
     for name in names:
         if name not in ICON_BITS:
             raise DataFileError(
-                f"{where}: field '{field}' has unknown icon {name!r} (mask, helmet, pig)"
+                f"{where}: field '{field}' has unknown icon {shown(name)} (mask, helmet, pig)"
             )
         bits |= ICON_BITS[name]
     return bits
 
 
-def _int(entry: dict[str, Any], field: str, where: str, default: int | None = None) -> int:
+def _int(
+    entry: dict[str, Any], field: str, where: str, high: int, default: int | None = None
+) -> int:
     value = entry.get(field, default)
     if value is None:
         raise DataFileError(f"{where}: field '{field}' is missing")
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise DataFileError(f"{where}: field '{field}' must be a whole number ≥ 0")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+        raise DataFileError(f"{where}: field '{field}' must be a whole number 0–{high}")
     return value
 
 
@@ -119,24 +158,50 @@ def _str(entry: dict[str, Any], field: str, where: str, default: str | None = No
     return value
 
 
+def _label(entry: dict[str, Any], field: str, where: str) -> str:
+    """A name for people: printable (no control characters or escape sequences), and short."""
+    value = _str(entry, field, where)
+    if len(value) > MAX_NAME_LENGTH or not value.isprintable():
+        raise DataFileError(
+            f"{where}: field '{field}' must be printable text of at most {MAX_NAME_LENGTH}"
+            " characters"
+        )
+    return value
+
+
+def _code(entry: dict[str, Any], where: str) -> str:
+    """D-COMP-1: the code, lower-cased (the notation is case-blind), in the notation's alphabet."""
+    raw = _str(entry, "code", where)
+    code = raw.lower() if raw.isascii() else raw  # only ASCII upper case is taken as lower case
+    if not is_code(code):
+        raise DataFileError(
+            f"{where}: field 'code' must be 1–{MAX_CODE_LENGTH} letters, digits and / - _ + ."
+            " (starting with a letter or digit)"
+        )
+    if code in RESERVED_CODES:
+        raise DataFileError(
+            f"{where}: field 'code' {shown(code)} is a word of the action notation or a code the"
+            " engine uses itself"
+        )
+    return code
+
+
 def parse_kind(entry: Any, index: int) -> CardKind:
     """One ``[[card]]`` entry of a deck file, checked field by field."""
     if not isinstance(entry, dict):
         raise DataFileError(f"card #{index + 1}: must be a table")
     code = entry.get("code")
-    where = f"card #{index + 1}" + (f" ({code!r})" if isinstance(code, str) else "")
-    code = _str(entry, "code", where)
-    if not code or any(c.isspace() for c in code):
-        raise DataFileError(f"{where}: field 'code' must be one word")
+    where = f"card #{index + 1}" + (f" ({shown(code)})" if isinstance(code, str) else "")
+    code = _code(entry, where)
     back = _str(entry, "deck", where)
     if back not in ROLES_BY_DECK:
-        raise DataFileError(f"{where}: field 'deck' must be 'B' or 'K', not {back!r}")
+        raise DataFileError(f"{where}: field 'deck' must be 'B' or 'K', not {shown(back)}")
     role = _str(entry, "role", where)
     if role not in ROLES_BY_DECK[back]:
         allowed = ", ".join(ROLES_BY_DECK[back])
-        raise DataFileError(f"{where}: field 'role' {role!r} is not a {back} role ({allowed})")
-    count = _int(entry, "count", where)
-    asterisk = _int(entry, "asterisk", where, 0)
+        raise DataFileError(f"{where}: field 'role' {shown(role)} is not a {back} role ({allowed})")
+    count = _int(entry, "count", where, MAX_COUNT)
+    asterisk = _int(entry, "asterisk", where, MAX_COUNT, 0)
     if asterisk > count:
         raise DataFileError(f"{where}: field 'asterisk' ({asterisk}) exceeds 'count' ({count})")
     icons = (0, 0)
@@ -158,7 +223,7 @@ def parse_kind(entry: Any, index: int) -> CardKind:
             )
         icons = (left, right)
     elif role == DUAL:
-        names = (_str(entry, "good", where), _str(entry, "evil", where))
+        names = (_label(entry, "good", where), _label(entry, "evil", where))
         mods = []
         for field in ("good_modifier", "evil_modifier"):
             text = _str(entry, field, where, "")
@@ -173,19 +238,25 @@ def parse_kind(entry: Any, index: int) -> CardKind:
 
 def parse_deck(text: str, source: str = "deck file") -> list[CardKind]:
     """Parse and check a deck file's text; errors name the entry and the field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{source}: not valid TOML ({exc})") from None
+    data = read_toml(text, source)
     entries = data.get("card")
     if not isinstance(entries, list) or not entries:
         raise DataFileError(f"{source}: needs a list of [[card]] entries")
-    kinds = [parse_kind(entry, i) for i, entry in enumerate(entries)]
+    kinds: list[CardKind] = []
     seen: set[str] = set()
-    for kind in kinds:
+    cards_per_back = {"B": 0, "K": 0}
+    for i, entry in enumerate(entries):
+        kind = parse_kind(entry, i)
+        where = f"card #{i + 1} ({shown(kind.code)})"  # as parse_kind names an entry
         if kind.code in seen:
-            raise DataFileError(f"{source}: card code {kind.code!r} appears twice")
+            raise DataFileError(f"{where}: card code {shown(kind.code)} appears twice")
         seen.add(kind.code)
+        cards_per_back[kind.back] += kind.count
+        if cards_per_back[kind.back] > MAX_CARDS_PER_BACK:
+            raise DataFileError(
+                f"{where}: field 'count' takes the {kind.back} deck past {MAX_CARDS_PER_BACK} cards"
+            )
+        kinds.append(kind)
     for back in ("B", "K"):
         if not any(k.back == back and k.count for k in kinds):
             raise DataFileError(f"{source}: the {back} deck has no cards")
@@ -205,9 +276,33 @@ def load_deck_text(path: str) -> str:
     if path == DEFAULT_DECK:
         return default_deck_text()
     try:
-        return Path(path).read_text("utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_TEXT_BYTES + 1)  # never more: the path may be /dev/zero
     except OSError as exc:
-        raise DataFileError(f"deck file {path!r}: cannot be read ({exc.strerror})") from None
+        reason = exc.strerror or type(exc).__name__
+        raise DataFileError(f"deck file {path!r}: cannot be read ({reason})") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise DataFileError(f"deck file {path!r}: larger than {MAX_TEXT_BYTES >> 20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            f"deck file {path!r}: not UTF-8 text (byte {exc.start} cannot be decoded)"
+        ) from None
+
+
+def check_deck_size(table: CardTable, players: int) -> None:
+    """R-SETUP-4/R-SETUP-5: each deck must deal two cards to every hand and still hold six cards
+    between each two horsemen. Checked when a game is configured, so a deck too small (perhaps
+    only after R-SETUP-1's removals for 2–3 players) is refused before any game is dealt."""
+    need = HAND_START * players + BETWEEN_HORSEMEN * 3
+    for back, cards in (("B", table.b_cards), ("K", table.k_cards)):
+        if len(cards) < need:
+            raise ConfigError(
+                f"R-SETUP-5: the {back} deck holds {len(cards)} cards with {players} players;"
+                f" it needs {need} ({HAND_START} per hand and 3 × {BETWEEN_HORSEMEN} between the"
+                " horsemen)"
+            )
 
 
 @lru_cache(maxsize=32)

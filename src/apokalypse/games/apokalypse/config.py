@@ -7,7 +7,7 @@ from typing import Any
 
 from apokalypse.engine.errors import ConfigError
 
-from .cards import DEFAULT_DECK, card_table, load_deck_text
+from .cards import DEFAULT_DECK, card_table, check_deck_size, load_deck_text, shown
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R-SETUP-1
 
@@ -24,11 +24,13 @@ VARIANTS = {
 
 def variant_id(name: str) -> str:
     """Accept ``V-ETHOS-BALANCED`` or ``ethos-balanced``."""
+    if not isinstance(name, str):  # a record's config is anybody's JSON
+        raise ConfigError(f"a variant must be a name, not {type(name).__name__}")
     vid = name.strip().upper()
     if not vid.startswith("V-"):
         vid = "V-" + vid
     if vid not in VARIANTS:
-        raise ConfigError(f"unknown variant {name!r} (known: {', '.join(sorted(VARIANTS))})")
+        raise ConfigError(f"unknown variant {shown(name)} (known: {', '.join(sorted(VARIANTS))})")
     return vid
 
 
@@ -41,14 +43,23 @@ class Config:
     deck: str = DEFAULT_DECK
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+        if (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)  # JSON's true is not a player count
+            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
             raise ConfigError(
                 f"R-SETUP-1: Apokalypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
-                f" not {self.players!r}"
+                f" not {_short(self.players)}"
             )
+        if not isinstance(self.variants, frozenset | set | list | tuple):
+            raise ConfigError("variants must be a collection of variant names")
         object.__setattr__(self, "variants", frozenset(variant_id(v) for v in self.variants))
-        # Fail now, not mid-game: the deck must parse.
-        card_table(self.deck_text, self.players <= 3)
+        if not isinstance(self.deck, str):
+            raise ConfigError("deck must be 'default' or a deck file's text")
+        # Fail now, not mid-game (nor in the middle of a simulation): the deck must parse and be
+        # large enough to deal from with this many players.
+        check_deck_size(card_table(self.deck_text, self.players <= 3), self.players)
 
     @property
     def deck_text(self) -> str:
@@ -68,9 +79,15 @@ class Config:
         if unknown:
             raise ConfigError(f"config has unknown field(s): {', '.join(sorted(unknown))}")
         variants = data.get("variants", [])
-        if not isinstance(variants, list):
-            raise ConfigError("config field 'variants' must be a list")
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise ConfigError("config field 'variants' must be a list of variant names")
         deck = data.get("deck", DEFAULT_DECK)
         if not isinstance(deck, str):
             raise ConfigError("config field 'deck' must be text")
         return cls(players=data.get("players", 4), variants=frozenset(variants), deck=deck)
+
+
+def _short(value: object) -> str:
+    """A wrong value for a one-line message: its repr, cut short (a record may hold anything)."""
+    text = repr(value)
+    return text if len(text) <= 30 else text[:30] + "…"

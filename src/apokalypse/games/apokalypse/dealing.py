@@ -119,6 +119,8 @@ def refill(s: State, number: int) -> list[Event]:
         fresh = pile[at + 1 :] + s.discards[deck]
         del pile[at + 1 :]
         s.discards[deck].clear()
+        if deck == POPULATION:
+            s.face_down.clear()  # back into the deck, unseen again
         s.rng.shuffle(fresh)
         pile.extend(fresh)
     return [Event("refill", {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]})]

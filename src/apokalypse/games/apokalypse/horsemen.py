@@ -131,7 +131,7 @@ def ride(s: State, drawn: list[int]) -> list[Event]:
     s.scores.append(scores)
     events.append(Event("reckoning", {"number": number, "scores": list(scores)}))
     for card in dead_cards:
-        s.discard(card)
+        s.discard(card, face_down=True)  # a B populace stays face down (D-INFO-1)
     dealing.set_aside(s, number)
     if number < LAST_HORSEMAN:
         events += dealing.refill(s, number)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from apokalypse.engine.events import Event
 
+from . import knowledge
 from .actions import Action
 from .cards import (
     CHURCH,
@@ -180,7 +181,9 @@ def _places(s: State, kind: CardKind, use: str) -> list[Action]:
 
 
 def execute(s: State, player: int, code: str, use: str, action: Action) -> list[Event]:
-    card = s.take_from_hand(player, code)
+    # A B card played as a populace goes face down: only its player sees which card it was.
+    face_down = use in ("good", "evil") and s.table.kinds_by_code[code].back == "B"
+    card = s.take_from_hand(player, code, frozenset({player}) if face_down else None)
     q, side, plane, pos = action.seat, action.side, action.plane, action.pos
     args: dict[str, object]
     rows = s.rows[q]
@@ -233,16 +236,16 @@ def _deed(s: State, player: int, side: int) -> list[Event]:
 
 
 def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
-    card = s.take_from_hand(player, code)
+    pair = frozenset({player, recipient})
+    card = s.take_from_hand(player, code, pair)
     s.hands[recipient].append(card)
-    _forget_hand(s, player, recipient)
-    s.knowledge[player][card] = recipient  # R-INFO-2: the giver knows where it went
+    knowledge.gained(s.knowledge[player], recipient, code)  # R-INFO-2: the giver knows
     back = s.table.kind[card].back
     event = Event(
         "gift",
         {"actor": player, "target": recipient, "back": back},
         {"card": code},
-        frozenset({player, recipient}),
+        pair,
     )
     return [event, *s.end_turn(player)]
 
@@ -250,24 +253,18 @@ def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
 def steal(s: State, player: int, victim: int) -> list[Event]:
     hand = s.hands[victim]
     card = hand.pop(s.rng.below(len(hand)))  # R-PLAY-5: a random card, no defence
+    pair = frozenset({player, victim})
+    s.lost(victim, card, pair)  # the thief and the victim see which card it was
     s.hands[player].append(card)
-    _forget_hand(s, victim, player)
-    s.knowledge[victim][card] = player  # R-INFO-2: the victim knows what it lost
+    code = s.code(card)
+    knowledge.gained(s.knowledge[victim], player, code)  # R-INFO-2: the victim knows
     event = Event(
         "steal",
         {"actor": player, "target": victim, "back": s.table.kind[card].back},
-        {"card": s.code(card)},
-        frozenset({player, victim}),
+        {"card": code},
+        pair,
     )
     return [event, *s.end_turn(player)]
-
-
-def _forget_hand(s: State, loser: int, *involved: int) -> None:
-    """A hand lost a card whose identity bystanders did not see: what they knew of it is stale."""
-    for seat, known in enumerate(s.knowledge):
-        if seat != loser and seat not in involved:
-            for card in [c for c, holder in known.items() if holder == loser]:
-                del known[card]
 
 
 def seal_targets(s: State) -> list[Action]:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
+from . import knowledge
 from .cards import EARTH, EVIL, GOOD, HORSEMAN, PLANE_NAMES, SIDE_NAMES
 from .dealing import above_next
 from .pending import ChooseDestination, ChooseRecipient, ChooseTarget, Defence, GameOver
@@ -53,8 +55,24 @@ def _attack(s: State) -> dict[str, Any] | None:
     return {"attacker": attacker, "card": s.code(card), "seat": seat, "side": SIDE_NAMES[side]}
 
 
+def _discarded(s: State, card: int) -> str:
+    """D-INFO-1: a dead populace goes to the discard pile as it lay, face down."""
+    return "populace" if card in s.face_down else s.code(card)
+
+
+def _public_move(s: State) -> int:
+    """The move counter as a player not being asked sees it in a defence window: where the
+    window opened. Counting the declines would tell whose turn it is to answer."""
+    p = s.pending
+    assert isinstance(p, Defence)
+    declined = (s.n - 2) - len(p.waiting)  # every other player is asked (R-ATTACK-4)
+    return s.moves - declined
+
+
 def observation(s: State, player: int | None) -> Observation:
     """What ``player`` knows now (None: a spectator, public information only, R-INFO-1)."""
+    if player is not None:
+        check_seat(player, s.n)
     kinds = s.table.kind
     pending = s.pending
     over = type(pending) is GameOver
@@ -65,6 +83,7 @@ def observation(s: State, player: int | None) -> Observation:
         "game": "apokalypse",
         "seat": player,
         "players": s.n,
+        "move": _public_move(s) if hidden_turn else s.moves,
         "round": s.round,
         "horseman": min(s.horseman, 4),
         "to_act": None if over or hidden_turn else pending.player,
@@ -75,7 +94,7 @@ def observation(s: State, player: int | None) -> Observation:
             {"back": back, "size": len(s.decks[d]), "above_horseman": above_next(s, d)}
             for d, back in enumerate(("B", "K"))
         ],
-        "discards": [[s.code(c) for c in pile] for pile in s.discards],
+        "discards": [[_discarded(s, c) for c in pile] for pile in s.discards],
         "seal_supply": len(s.seal_supply),
         "hand_counts": [
             [sum(1 for c in hand if kinds[c].back == b) for b in ("B", "K")] for hand in s.hands
@@ -88,10 +107,7 @@ def observation(s: State, player: int | None) -> Observation:
     if player is not None:
         obs["hand"] = sorted(s.code(c) for c in s.hands[player])
         obs["ethos"] = SIDE_NAMES[s.ethos[player]]
-        known: dict[str, list[str]] = {}
-        for card, holder in s.knowledge[player].items():
-            known.setdefault(f"p{holder + 1}", []).append(s.code(card))
-        obs["known"] = {k: sorted(v) for k, v in sorted(known.items())}
+        obs["known"] = knowledge.holdings(s.knowledge[player])
         if pending.player == player and type(pending) in (ChooseTarget, ChooseRecipient):
             obs["choice"] = pending._asdict()
     if over:  # R-END-3: ethos revealed
@@ -114,26 +130,27 @@ def ethos_pool(players: int, balanced: bool) -> list[int]:
 def determinize(s: State, player: int, rng: Rng) -> State:
     """A full state consistent with everything ``player`` can see, with a fresh random stream.
 
-    Unseen cards (other hands, deck order, the face-down fronts of populaces) are redealt among
-    the unseen places of the same back, horsemen keep their (public) places, cards the player
-    knows to be in a hand stay there, and other players' ethos is drawn from the cards left."""
+    Unseen cards (other hands, deck order, the face-down fronts of populaces on the table and in
+    the discard pile) are redealt among the unseen places of the same back, horsemen keep their
+    (public) places, the copies the player knows to be in a hand stay there, and other players'
+    ethos is drawn from the cards left."""
+    check_seat(player, s.n)
     d = s.clone()
     kinds = d.table.kind
     known = s.knowledge[player]
     pending = s.pending
-    reserved: tuple[int, str] | None = None
+    keep: dict[tuple[int, str], int] = dict(known)
     if isinstance(pending, ChooseTarget | ChooseRecipient) and pending.player != player:
-        reserved = (pending.player, pending.code)  # that card is chosen; keep one of its kind
+        key = (pending.player, pending.code)  # that card is chosen; keep one of its kind
+        keep[key] = max(keep.get(key, 0), 1)
     slots: list[tuple[list[int], int]] = []
     for q, hand in enumerate(d.hands):
         if q == player:
             continue
-        keep_code = reserved[1] if reserved and reserved[0] == q else None
         for i, card in enumerate(hand):
-            if known.get(card) == q:
-                continue
-            if keep_code is not None and kinds[card].code == keep_code:
-                keep_code = None
+            key = (q, kinds[card].code)
+            if keep.get(key, 0) > 0:  # a copy the player can place stays where it is
+                keep[key] -= 1
                 continue
             slots.append((hand, i))
     for pile in d.decks:
@@ -142,12 +159,16 @@ def determinize(s: State, player: int, rng: Rng) -> State:
         for side in (GOOD, EVIL):
             earth = rows[side * 3 + EARTH]
             slots += [(earth, i) for i, c in enumerate(earth) if kinds[c].back == "B"]
+    b_discards = d.discards[0]
+    hidden = [(b_discards, i) for i, c in enumerate(b_discards) if c in s.face_down]
+    slots += hidden
     for back in ("B", "K"):
         mine = [(row, i) for row, i in slots if kinds[row[i]].back == back]
         cards = [row[i] for row, i in mine]
         rng.shuffle(cards)
         for (row, i), card in zip(mine, cards, strict=True):
             row[i] = card
+    d.face_down = {row[i] for row, i in hidden}
     pool = ethos_pool(s.n, s.config.has("V-ETHOS-BALANCED"))
     pool.remove(s.ethos[player])
     rng.shuffle(pool)
@@ -156,6 +177,7 @@ def determinize(s: State, player: int, rng: Rng) -> State:
         if q != player:
             ethos[q] = pool.pop()
     d.ethos = tuple(ethos)
+    # Other players' knowledge is theirs: the sampled world keeps only the player's own.
     d.knowledge = [known.copy() if q == player else {} for q in range(s.n)]
     d.rng = Rng(rng.next64())
     return d

@@ -5,14 +5,11 @@ from __future__ import annotations
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.rng import Rng, check_seed
 
-from .cards import card_table
+from .cards import BETWEEN_HORSEMEN, HAND_START, card_table, check_deck_size
 from .config import Config
 from .pending import Turn
 from .secrecy import ethos_pool
 from .state import State
-
-HAND_START = 2  # R-SETUP-4: 2 B and 2 K cards each
-BETWEEN_HORSEMEN = 6  # R-SETUP-5
 
 
 def _build_deck(cards: list[int], horsemen: tuple[int, ...], back: str) -> list[int]:
@@ -35,6 +32,7 @@ def new_game(config: Config, seed: int) -> State:
     rng = Rng(check_seed(seed))
     n = config.players
     table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
+    check_deck_size(table, n)  # R-SETUP-4/5, before dealing (the config checked it already)
     s = State.__new__(State)
     s.config, s.table, s.n, s.rng = config, table, n, rng
     pool = ethos_pool(n, config.has("V-ETHOS-BALANCED"))  # R-SETUP-3
@@ -64,7 +62,9 @@ def new_game(config: Config, seed: int) -> State:
     s.first_passer = -1
     s.table_cards = []
     s.knowledge = [{} for _ in range(n)]
+    s.face_down = set()
     s.round = 1
     s.legal_cache = None
+    s.moves = 0
     s.pending = Turn(s.startup)
     return s

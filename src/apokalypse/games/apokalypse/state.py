@@ -14,10 +14,11 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.engine.rng import Rng
 
-from . import attacks, dealing, placement, refusals
+from . import attacks, dealing, knowledge, placement, refusals
 from .actions import PASS, Action
 from .cards import EARTH, EVIL, GOOD, CardTable
 from .config import Config
+from .knowledge import Known
 from .pending import (
     ChooseDestination,
     ChooseGift,
@@ -46,12 +47,14 @@ class State:
         "decks",
         "discards",
         "ethos",
+        "face_down",
         "first_passer",
         "hands",
         "horse_supply",
         "horseman",
         "knowledge",
         "legal_cache",
+        "moves",
         "n",
         "passed",
         "pending",
@@ -85,11 +88,18 @@ class State:
     first_passer: int
     pending: Pending
     table_cards: list[int]  # an attack card waiting for the defence window (R-ATTACK-4)
-    knowledge: list[dict[int, int]]  # per seat: card → seat whose hand it is known to be in
+    knowledge: list[Known]  # per seat: what it knows of the other hands (knowledge.py)
+    face_down: set[int]  # dead populaces lying face down in the B discard pile (D-INFO-1)
     round: int
     legal_cache: list[Action] | None  # the last legal_actions(), valid until the next apply
+    moves: int  # actions applied so far: a public move counter
 
     # --- protocol ------------------------------------------------------------------------------
+
+    @property
+    def move(self) -> int:
+        """How many actions have been applied (the observations' ``move``)."""
+        return self.moves
 
     @property
     def to_act(self) -> int:
@@ -120,6 +130,7 @@ class State:
         self.legal_cache = None
         checked = legal is not None and action in legal
         events: list[Event] = _APPLY[type(self.pending)](self, self.pending, action, checked)
+        self.moves += 1
         return events
 
     def clone(self) -> State:
@@ -144,8 +155,10 @@ class State:
         s.pending = self.pending
         s.table_cards = self.table_cards[:]
         s.knowledge = [k.copy() for k in self.knowledge]
+        s.face_down = self.face_down.copy()
         s.round = self.round
         s.legal_cache = None
+        s.moves = self.moves
         return s
 
     def observation(self, player: int | None) -> Observation:
@@ -168,28 +181,46 @@ class State:
         rows = self.rows[seat]
         return len(rows[GOOD * 3 + EARTH]) + len(rows[EVIL * 3 + EARTH])
 
-    def discard(self, card: int) -> None:
-        """To the pile of its back; a seal returns to the seal supply (D-REWARD-2)."""
+    def discard(self, card: int, face_down: bool = False) -> None:
+        """To the pile of its back; a seal returns to the seal supply (D-REWARD-2). A dead
+        populace that lay face down stays face down there (D-INFO-1)."""
         back = self.table.kind[card].back
         if back == "B":
             self.discards[0].append(card)
+            if face_down:
+                self.face_down.add(card)
         elif back == "K":
             self.discards[1].append(card)
         else:
             self.seal_supply.append(card)
-        for known in self.knowledge:
-            known.pop(card, None)
 
-    def take_from_hand(self, seat: int, code: str) -> int:
+    def take_from_hand(self, seat: int, code: str, seen_by: frozenset[int] | None = None) -> int:
+        """Take a card of ``code`` from ``seat``'s hand. ``seen_by``: the players who see its
+        front (None: everybody); the others see only its back (R-INFO-2)."""
         hand = self.hands[seat]
         kinds = self.table.kind
         for i, card in enumerate(hand):
             if kinds[card].code == code:
                 del hand[i]
-                for known in self.knowledge:
-                    known.pop(card, None)
+                self.lost(seat, card, seen_by)
                 return card
         raise AssertionError(f"{code} not in hand of seat {seat}")  # checked before
+
+    def lost(self, seat: int, card: int, seen_by: frozenset[int] | None) -> None:
+        """Every player's knowledge of ``seat``'s hand after ``card`` left it."""
+        kind = self.table.kind[card]
+        by_code = self.table.kinds_by_code
+
+        def same_back(code: str) -> bool:
+            return by_code[code].back == kind.back
+
+        for viewer, known in enumerate(self.knowledge):
+            if not known:
+                continue
+            if seen_by is None or viewer in seen_by:
+                knowledge.lost_seen(known, seat, kind.code)
+            else:
+                knowledge.lost_unseen(known, seat, same_back)
 
     def holds(self, seat: int, code: str) -> bool:
         kinds = self.table.kind

@@ -26,12 +26,14 @@ from typing import NamedTuple
 
 from apokalypse.engine.errors import NotationError
 
-from .cards import CODES, parse_card
+from .cards import CODES, parse_card, shown
 
 _NO_ARG = ("pay", "stand", "drop", "ability", "done", "allow")
 _CARD_ARG = ("discard", "use", "give", "swap", "block")
 _SEAT_ARG = ("target",)
 VERBS = _NO_ARG + _CARD_ARG + _SEAT_ARG
+# A seat is 1–4: a few digits are plenty, and more would let int() refuse (4,300 digits).
+MAX_DIGITS = 3
 
 
 class Action(NamedTuple):
@@ -58,10 +60,12 @@ def parse_action(text: str) -> Action:
         raise NotationError("empty action")
     verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
-        raise NotationError(f"{text!r}: unknown verb {verb!r} (one of {', '.join(VERBS)})")
+        raise NotationError(
+            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})"
+        )
     want = 0 if verb in _NO_ARG else 1
     if len(args) != want:
-        raise NotationError(f"{text!r}: {verb!r} takes {want} argument(s), got {len(args)}")
+        raise NotationError(f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}")
     if verb in _NO_ARG:
         return Action(verb)
     arg = args[0]
@@ -69,8 +73,18 @@ def parse_action(text: str) -> Action:
         try:
             return Action(verb, card=parse_card(arg))
         except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-    low = arg.lower()
-    if len(low) < 2 or low[0] != "p" or not low[1:].isdigit() or int(low[1:]) < 1:
-        raise NotationError(f"{text!r}: {arg!r} is not a seat (p1, p2, …)")
-    return Action(verb, seat=int(low[1:]) - 1)
+            raise NotationError(f"{shown(text)}: {exc}") from None
+    return Action(verb, seat=_seat(arg, text))
+
+
+def _seat(arg: str, text: str) -> int:
+    """``p1`` … in ASCII digits (``str.isdigit()`` is also true for '²' and '٣'), at most a few."""
+    digits = arg[1:]
+    if (
+        arg[:1] not in ("p", "P")
+        or not 0 < len(digits) <= MAX_DIGITS
+        or not (digits.isascii() and digits.isdigit())
+        or int(digits) < 1
+    ):
+        raise NotationError(f"{shown(text)}: {shown(arg)} is not a seat (p1, p2, …)")
+    return int(digits) - 1

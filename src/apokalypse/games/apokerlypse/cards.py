@@ -38,30 +38,36 @@ def code(card: int) -> str:
     return CODES[card]
 
 
+def shown(text: str, limit: int = 30) -> str:
+    """``text`` quoted for a one-line message: escapes visible (repr), long text cut short."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
 def parse_card(text: str) -> int:
     """``"7h"``, ``"TD"``, ``"10d"`` → the card; raises ``ValueError`` for anything else."""
     t = text.strip()
     if len(t) == 3 and t[:2] == "10":
         t = "T" + t[2]
-    if len(t) != 2:
-        raise ValueError(f"{text!r} is not a card (rank 2–9, T, J, Q, K, A and suit s, h, d, c)")
-    card = _BY_CODE.get(t[0].upper() + t[1].lower())
+    # ASCII only: upper() and lower() of other letters may turn into ASCII ones ('ı' → 'I').
+    card = _BY_CODE.get(t[0].upper() + t[1].lower()) if len(t) == 2 and t.isascii() else None
     if card is None:
-        raise ValueError(f"{text!r} is not a card (rank 2–9, T, J, Q, K, A and suit s, h, d, c)")
+        raise ValueError(
+            f"{shown(text)} is not a card (rank 2–9, T, J, Q, K, A and suit s, h, d, c)"
+        )
     return card
 
 
 def parse_rank(text: str) -> int:
     t = "T" if text == "10" else text.upper()
-    if len(t) != 1 or t not in RANKS:
-        raise ValueError(f"{text!r} is not a rank (2–9, T, J, Q, K, A)")
+    if len(t) != 1 or t not in RANKS or not text.isascii():
+        raise ValueError(f"{shown(text)} is not a rank (2–9, T, J, Q, K, A)")
     return RANKS.index(t)
 
 
 def parse_suit(text: str) -> int:
     t = text.lower()
-    if len(t) != 1 or t not in SUITS:
-        raise ValueError(f"{text!r} is not a suit (s, h, d, c)")
+    if len(t) != 1 or t not in SUITS or not text.isascii():
+        raise ValueError(f"{shown(text)} is not a suit (s, h, d, c)")
     return SUITS.index(t)
 
 

@@ -39,10 +39,10 @@ class Config:
         ):
             raise ConfigError(
                 f"K-SETUP-1: Apokerlypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
-                f" not {self.players!r}"
+                f" not {repr(self.players)[:30]}"  # cut short: a record's config may hold anything
             )
-        if self.table not in TABLES:
-            raise ConfigError(f"KV-TABLE: table must be 'full' or 'short', not {self.table!r}")
+        if not isinstance(self.table, str) or self.table not in TABLES:
+            raise ConfigError("KV-TABLE: table must be 'full' or 'short'")
         if not isinstance(self.bonus_cap, bool):
             raise ConfigError("KV-BONUS-CAP: bonus_cap must be true or false")
         if not isinstance(self.content, str):

@@ -23,15 +23,15 @@ Entries::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from apokalypse.engine.datafile import read_toml
 from apokalypse.engine.errors import DataFileError
 
-from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit
+from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit, shown
 
 TIMINGS = ("draw", "discard", "final", "any")
 WHO = ("self", "others", "all", "one")
@@ -60,6 +60,10 @@ ACTION_CHIPS_DEFAULT = (1, 2, 2)  # K-SETUP-2, for 2, 3 and 4 players
 ACTION_CHIPS_TOTAL = 16  # K-SETUP-1
 _MAX_CHIPS = ACTION_CHIPS_TOTAL // len(FACTIONS)  # so four factions never exceed the box
 PACKAGED = ("plain", "example")
+# A content file is public text shown on screen and stored in every record; these bounds keep a
+# hostile one (a record carries its content) from swamping the reader or the terminal. Every
+# number a content file holds is bounded by KINDS or _MAX_CHIPS.
+MAX_NAME_LENGTH = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +139,16 @@ def _param(entry: dict[str, Any], field: str, spec: tuple[str, int, int, Any], w
         raise DataFileError(f"{where}: field '{field}' {_clean(exc)}") from None
 
 
+def _label(value: Any, field: str, where: str) -> str:
+    """A name shown to people: text without control characters or escape sequences, short."""
+    if not isinstance(value, str) or len(value) > MAX_NAME_LENGTH or not value.isprintable():
+        raise DataFileError(
+            f"{where}: field '{field}' must be printable text of at most {MAX_NAME_LENGTH}"
+            " characters"
+        )
+    return value
+
+
 def _clean(exc: ValueError) -> str:
     text = str(exc)
     return text if text.startswith("must") else f"is wrong: {text}"
@@ -148,13 +162,15 @@ def parse_effect(entry: Any, where: str, ability: bool = False) -> Effect:
     if timing is None:
         raise DataFileError(f"{where}: field 'timing' is missing")
     allowed = ABILITY_TIMINGS if ability else TIMINGS
-    if timing not in allowed:
+    if not isinstance(timing, str) or timing not in allowed:
         raise DataFileError(f"{where}: field 'timing' must be one of {', '.join(allowed)}")
     kind = entry.get("kind")
     if kind is None:
         raise DataFileError(f"{where}: field 'kind' is missing")
+    if not isinstance(kind, str):  # a list is no key of KINDS (and not hashable)
+        raise DataFileError(f"{where}: field 'kind' must be text, one of {', '.join(KINDS)}")
     if kind not in KINDS:
-        raise DataFileError(f"{where}: field 'kind' {kind!r} is not one of {', '.join(KINDS)}")
+        raise DataFileError(f"{where}: field 'kind' {shown(kind)} is not one of {', '.join(KINDS)}")
     if ability and kind in CARD_ONLY_KINDS:
         raise DataFileError(
             f"{where}: field 'kind' {kind!r} acts on a card and cannot be a faction ability"
@@ -165,10 +181,8 @@ def parse_effect(entry: Any, where: str, ability: bool = False) -> Effect:
     unknown = set(entry) - {"timing", "kind", "name", *params}
     if unknown:
         field = sorted(unknown)[0]
-        raise DataFileError(f"{where}: field '{field}' is not a parameter of {kind!r}")
-    name = entry.get("name", "")
-    if not isinstance(name, str):
-        raise DataFileError(f"{where}: field 'name' must be text")
+        raise DataFileError(f"{where}: field {shown(field)} is not a parameter of {kind!r}")
+    name = _label(entry.get("name", ""), "name", where)
     values = {field: _param(entry, field, spec, where) for field, spec in params.items()}
     return Effect(kind, timing, name=name, **values)
 
@@ -178,10 +192,8 @@ def _faction(entry: Any, suit: int, where: str) -> Faction:
         raise DataFileError(f"{where}: must be a table")
     unknown = set(entry) - {"name", "ability", "action_chips"}
     if unknown:
-        raise DataFileError(f"{where}: field '{sorted(unknown)[0]}' is not a faction field")
-    name = entry.get("name", FACTIONS[suit])
-    if not isinstance(name, str):
-        raise DataFileError(f"{where}: field 'name' must be text")
+        raise DataFileError(f"{where}: field {shown(sorted(unknown)[0])} is not a faction field")
+    name = _label(entry.get("name", FACTIONS[suit]), "name", where)
     chips = entry.get("action_chips", list(ACTION_CHIPS_DEFAULT))
     if (
         not isinstance(chips, list)
@@ -201,22 +213,20 @@ def _faction(entry: Any, suit: int, where: str) -> Faction:
 
 def parse_content(text: str, source: str = "content file") -> Content:
     """Parse and check a content file's text; errors name the entry and the field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{source}: not valid TOML ({exc})") from None
+    data = read_toml(text, source)
     unknown = set(data) - {"content", "card", "faction"}
     if unknown:
-        raise DataFileError(f"{source}: unknown section '{sorted(unknown)[0]}'")
+        raise DataFileError(f"{source}: unknown section {shown(sorted(unknown)[0])}")
     meta = data.get("content", {})
-    if not isinstance(meta, dict) or not isinstance(meta.get("name", "custom"), str):
+    if not isinstance(meta, dict):
         raise DataFileError(f"{source}: [content] must be a table whose 'name' is text")
+    name = _label(meta.get("name", "custom"), "name", f"{source}: [content]")
     cards = data.get("card", {})
     if not isinstance(cards, dict):
         raise DataFileError(f"{source}: 'card' must be a table of [card.<code>] entries")
     effects: list[Effect | None] = [None] * len(CODES)
     for key, entry in cards.items():
-        where = f"{source}: card {key!r}"
+        where = f"{source}: card {shown(key)}"
         try:
             card = parse_card(key)
         except ValueError as exc:
@@ -230,14 +240,14 @@ def parse_content(text: str, source: str = "content file") -> Content:
     for key in factions_in:
         if key not in FACTIONS:
             raise DataFileError(
-                f"{source}: faction {key!r} is not one of {', '.join(FACTIONS)} (K-SETUP-1)"
+                f"{source}: faction {shown(key)} is not one of {', '.join(FACTIONS)} (K-SETUP-1)"
             )
     factions = tuple(
         _faction(factions_in.get(name, {}), suit, f"{source}: faction {name!r}")
         for suit, name in enumerate(FACTIONS)
     )
     has_blocks = any(e is not None and e.kind == "block" for e in effects)
-    return Content(meta.get("name", "custom"), tuple(effects), factions, has_blocks)
+    return Content(name, tuple(effects), factions, has_blocks)
 
 
 @lru_cache(maxsize=4)

@@ -153,12 +153,15 @@ def evaluate(cards: Sequence[int]) -> int:
 
 
 def best_five(cards: Sequence[int]) -> tuple[int, ...]:
-    """The five cards that make a hand's strength (the whole hand when it has five or fewer)."""
+    """The five cards that make a hand's strength (the whole hand when it has five or fewer).
+
+    Of several equally strong fives, the first in card order: the choice depends on the cards
+    only, never on the order they entered the hand (which would tell what was drawn)."""
     if len(cards) <= 5:
         return tuple(sorted(cards))
     best: tuple[int, ...] = ()
     top = -1
-    for five in combinations(cards, 5):
+    for five in combinations(sorted(cards), 5):
         strength = evaluate(five)
         if strength > top:
             best, top = five, strength

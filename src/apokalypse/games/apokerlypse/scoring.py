@@ -108,7 +108,9 @@ def _strength(s: State, seat: int) -> tuple[int, tuple[int, ...]]:
 
     if len(hand) <= 5:
         return evaluate_faces([face(c) for c in hand]), tuple(sorted(hand))
-    best = max(combinations(hand, 5), key=lambda five: evaluate_faces([face(c) for c in five]))
+    # Ties go to the first five in card order, never in hand order (see poker.best_five).
+    fives = combinations(sorted(hand), 5)
+    best = max(fives, key=lambda five: evaluate_faces([face(c) for c in five]))
     return evaluate_faces([face(c) for c in best]), tuple(sorted(best))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
 from . import knowledge
@@ -48,6 +49,8 @@ def _mods(m: Mods, limit: int) -> dict[str, Any]:
 
 def observation(s: State, player: int | None) -> Observation:
     """What ``player`` knows now (None: a spectator, public information only)."""
+    if player is not None:
+        check_seat(player, s.n)
     flow = s.flow
     over = isinstance(flow, GameOver)
     if isinstance(flow, GameOver):
@@ -56,10 +59,19 @@ def observation(s: State, player: int | None) -> Observation:
         step = STEP_NAMES[flow.step]
         decision = _DECISIONS.get(type(s.pending), _FLOW_DECISIONS[flow.step])
     call = s.stack[-1].call if s.stack else None
+    top = s.pending
+    # In a block window only the asked player learns that they are asked, as in Apokalypse's
+    # defence windows: whose turn it is (or how many allowed so far) would tell, by the time
+    # a person takes, who holds a block card.
+    hidden_turn = type(top) is Window and top.player != player
+    move = s.moves
+    if type(top) is Window and hidden_turn:
+        move -= len(s.others_in_round(top.call.owner)) - 1 - len(top.waiting)
     obs: Observation = {
         "game": "apokerlypse",
         "seat": player,
         "players": s.n,
+        "move": move,
         "content": s.content.name,
         # The effects are public rules: "plain", "example" or a designer's file text, as in the
         # config (the same string object, so a large file costs nothing per observation).
@@ -72,7 +84,7 @@ def observation(s: State, player: int | None) -> Observation:
         "last_round": s.last_round,
         "ends_after_round": s.zero or s.last_round,  # K-END-1: public, everyone saw the chips
         "step": step,
-        "to_act": None if over else s.to_act,
+        "to_act": None if over or hidden_turn else s.to_act,
         "decision": decision,
         "chips": list(s.chips),
         "pot": s.pot,
@@ -124,6 +136,7 @@ def determinize(s: State, player: int, rng: Rng) -> State:
     The cards of other hands that ``player`` cannot place, and the draw pile, are redealt among
     those same places (hand sizes stay). Cards placed exactly stay; a card known to be in one of
     some hands (it may have moved unseen) goes to one of those hands."""
+    check_seat(player, s.n)
     d = s.clone()
     exact, maybe = knowledge.record(s, player)
     slots: list[tuple[int, int]] = []  # (seat or -1 for the pile, index)

@@ -41,6 +41,7 @@ def new_game(config: Config, seed: int) -> State:
     s.stack = []
     s.result_ = None
     s.legal_cache = None
+    s.moves = 0
     s.flow = Flow(DRAW_1, 0)
     events: list[Event] = []
     start_round(s, events, first=True)

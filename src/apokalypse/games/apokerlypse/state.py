@@ -51,6 +51,7 @@ class State:
         "legal_cache",
         "maybe",
         "mods",
+        "moves",
         "n",
         "opening",
         "order",
@@ -98,8 +99,14 @@ class State:
     result_: Result | None
     opening: list[Event]  # what happened inside new_game before the first decision
     legal_cache: list[Action] | None
+    moves: int  # actions applied so far: a public move counter
 
     # --- protocol ------------------------------------------------------------------------------
+
+    @property
+    def move(self) -> int:
+        """How many actions have been applied (the observations' ``move``)."""
+        return self.moves
 
     @property
     def cost(self) -> int:
@@ -144,6 +151,7 @@ class State:
             _explain(self, action)
         events = _apply(self, action)
         advance(self, events)
+        self.moves += 1
         return events
 
     def clone(self) -> State:
@@ -179,6 +187,7 @@ class State:
         s.result_ = self.result_
         s.opening = self.opening
         s.legal_cache = None
+        s.moves = self.moves
         return s
 
     def observation(self, player: int | None) -> Observation:
