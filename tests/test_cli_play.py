@@ -170,7 +170,7 @@ def test_all_computer_players_without_input(tmp_path):
 
 
 def test_default_save_file_goes_to_saves(tmp_path):
-    run = play(tmp_path, "-p 2 --bots random --seed 3")
+    run = play(tmp_path, "-p 2 --bots random --seed 3", "1\n")  # saved from the first action
     assert run.returncode == 0, run.stderr
     files = list((tmp_path / "saves").glob("apokalypse-*.json"))
     assert len(files) == 1 and "-3." not in files[0].name  # the name never carries the seed

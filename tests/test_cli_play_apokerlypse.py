@@ -35,8 +35,9 @@ def test_whole_game_against_random_bots(tmp_path):
     # The opening (deal, round 1's payments and draws) is shown before the first question.
     assert "Dealer round 1 begins" in out.split("which card goes?")[0]
     assert "Your hand: " in out and "pays 1 chip into the pot" in out
-    for part in ("Pot ", "bank ", "draw pile ", "discard pile", "action chips", "dealer"):
+    for part in ("Pot ", "bank ", "draw pile ", "discard pile", "dealer"):
         assert part in out, part
+    assert "action chips" not in out  # no faction has an ability in the plain game
     # Each round's final scoring as a table, right after the round's end.
     assert "Dealer round 1 is over." in out.split("Final scoring of dealer round 1")[0]
     assert "Dealer round 2 begins" in out.split("Final scoring of dealer round 1")[1]
@@ -83,8 +84,9 @@ def test_german_text(tmp_path):
     run = play(tmp_path, f"{POKER} -p 2 --bots random --seed 4 --lang de --save spiel.json", "1\n")
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    for word in ("Geberrunde 1 beginnt", "Ressourcen-Chips", "Aktions-Chips", "Abwurfstapel"):
+    for word in ("Geberrunde 1 beginnt", "Ressourcen-Chips", "Abwurfstapel", "Kartenbonus"):
         assert word in out, word
+    assert "Aktions-Chips" not in out  # no faction has an ability in the plain game
     for word in ("Ziehstapel", "Kartenhand von p1 (Du)", "Deine Hand:", "Eingabe beendet"):
         assert word in out, word
     assert saved(tmp_path / "spiel.json").meta["lang"] == "de"
@@ -119,7 +121,7 @@ amount = 3
 def test_a_content_file(tmp_path):
     (tmp_path / "mine.toml").write_text(CUSTOM, "utf-8")
     args = f"{POKER} -p 2 --bots random --seed 3 --content mine.toml --save game.json"
-    run = play(tmp_path, args)
+    run = play(tmp_path, args, "1\n")  # a game is saved from its first action
     assert run.returncode == 0, run.stderr
     assert "content: mine" in run.stdout
     assert saved(tmp_path / "game.json").config["content"] == CUSTOM  # the record carries it
@@ -179,7 +181,7 @@ def test_replay_of_an_apokerlypse_record(tmp_path):
     spectator = cli("replay", path)
     assert spectator.returncode == 0, spectator.stderr
     lines = spectator.stdout.splitlines()
-    assert lines[0].startswith("apokerlypse v1, 3 players, seen by spectator")
+    assert lines[0].startswith("apokerlypse v2, 3 players, seen by spectator")
     assert lines[1].startswith("#0    Dealer round 1 begins")
     assert "Your hand" not in spectator.stdout
     assert lines[-2].startswith("result: ") and "winners: " in lines[-2]

@@ -456,7 +456,7 @@ def test_play_removes_its_save_s_stale_temporaries(tmp_path):
     other = stale_temporary(tmp_path, "other.json")  # another save's: not this game's business
     fresh = stale_temporary(tmp_path, "game.json", age=0, token="zz_zz999")  # a save under way?
     run = cli("play", "-p", "2", "--bots", "random", "--seed", "3", "--save", "game.json",
-              cwd=tmp_path)  # fmt: skip
+              cwd=tmp_path, stdin="1\n")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "game.json").exists()
     assert not stale.exists() and other.exists() and fresh.exists()

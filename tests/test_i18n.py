@@ -89,6 +89,8 @@ SAMPLES: dict[str, Event] = {
         Event("deaths", {"seat": 0, "good": 1, "evil": 3}),
         Event("reckoning", {"number": 1, "scores": [-4, 0, 2, 1]}),
         Event("horseman-card", {"seat": 1, "number": 3}),
+        Event("shelter", {"seat": 2, "good": [3, 4, 0, 0], "evil": [2, 1, 1, 1]}),
+        Event("seal-award", {"seats": [1, 3], "populaces": 5}),
         Event("seal-none", {"seat": 1}),
         Event("seal-declined", {"seat": 1}),
         Event("seal-neutralise", {"actor": 1, "seat": 1, "side": 0, "plane": 0, "old": "church"}),

@@ -271,7 +271,7 @@ def test_card_codes_become_card_names():
 
 
 def test_apokerlypse_pay_when_short_in_german_and_english():
-    """K-SHORT-1: a player short this round cannot pay in phase 2."""
+    """K-SHORT-1: a player short in phase 2 (the cost is decided per phase) cannot pay in it."""
     s = poker_builders.new(2)
     low = {0: ["2c", "3d", "4h", "5s", "7c"], 1: ["2d", "3h", "4s", "5c", "8d"]}
     poker_builders.deal_round(s, low, draws=["9c", "9d", "Tc", "Td"], chips=[12, 2], round=2)
@@ -281,7 +281,7 @@ def test_apokerlypse_pay_when_short_in_german_and_english():
     assert (exc.rule, exc.key) == ("K-SHORT-1", "pay.short")
     de = poker_text.render_refusal(exc, "de")
     assert de.startswith("Nicht erlaubt — K-SHORT-1 (wer nicht zahlen kann")
-    assert "Du leidest diese Runde Ressourcenmangel: Deine Hand bleibt, wie sie ist." in de
+    assert "Du leidest in dieser Zieh-Phase Ressourcenmangel: Deine Hand bleibt" in de
     assert exc.message in poker_text.render_refusal(exc, "en")
 
 

@@ -231,8 +231,8 @@ def test_kd_round_1_who_cannot_pay_takes_part_without_paying() -> None:
     play_until(s, "participate")
     assert s.to_act == 1 and legal(s) == ["stand", "drop"]
     refused(s, "pay", "KD-ROUND-1")
-    events = act(s, "stand")
-    assert kinds(events) == ["stand"] and s.short[1] and s.chips[1] == 0
+    events = act(s, "stand")  # short in phase 2, found short again for phase 3 (K-SHORT-1)
+    assert kinds(events) == ["short", "stand"] and s.short[1] and s.chips[1] == 0
     events = finish_round(s)
     assert 1 in of_kind(events, "reveal")[0].args["order"]
 
@@ -257,6 +257,53 @@ def test_k_short_1_a_short_player_draws_nothing_keeps_the_hand_and_can_win() -> 
     pot = of_kind(events, "pot")[0].args
     assert pot["winners"] == [1] and pot["share"] == 6  # the short player won the round
     assert of_kind(events, "round-end")[0].args["chips"] == [20 - 3 - 3, 2 + 6]
+
+
+def test_k_short_1_short_in_phase_1_may_pay_in_phase_2_when_it_can() -> None:
+    """K-SHORT-1 / K-ROUND-1: "Die Kosten gelten für jede Zieh-Phase separat": who can pay is
+    decided for each draw phase on its own. Short in phase 1 (2 chips, cost 3), seat 1 gains 3
+    chips from seat 0's draw effect; in phase 2 it may pay and draw like anyone, discards down to
+    five like anyone, and in phase 3 the cost is decided afresh again (2 chips left: free)."""
+    text = content_with("[card.9c]\ntiming = 'draw'\nkind = 'gain'\namount = 3\nwho = 'others'\n")
+    s = new(2, content=text)
+    events = deal_round(
+        s, {0: LOW[0], 1: LOW[1]}, draws=["9c", "9d", "Tc", "Td"], chips=[20, 2], round=3
+    )
+    assert kinds(events)[0] == "short" and s.short[1]
+    assert s.chips[1] == 5  # the effect reached the short player's chips, not its cards
+    act(s, "discard 9d", "discard 9c")
+    assert decision(s) == "stake" and s.to_act == 1
+    assert not s.short[1]  # phase 2 decides afresh
+    assert legal(s) == ["pay", "stand", "drop"]
+    events = act(s, "pay")
+    assert kinds(events) == ["pay", "draw", "draw"] and s.chips[1] == 2
+    assert len(s.hands[1]) == 7
+    act(s, "stand")  # seat 0
+    assert decision(s) == "discard" and s.to_act == 1  # not short: it discards to five
+    act(s, "discard Td", "discard Tc")
+    assert decision(s) == "participate" and s.to_act == 1
+    assert legal(s) == ["stand", "drop"]  # 2 chips < 3: takes part free (KD-ROUND-1)
+    events = act(s, "stand")
+    assert s.short[1]
+
+
+def test_k_short_1_shortage_lasts_for_its_phase_only() -> None:
+    """K-SHORT-1: short in phase 1 does not carry over into phase 2: a player who cannot pay in
+    phase 2 either is found short again when phase 2 comes to it (a new ``short`` event), and a
+    player who could pay in phase 2 but stands is not short."""
+    s = new(2)
+    deal_round(s, LOW, draws=["9c", "9d"], chips=[20, 2], round=3)
+    assert s.short == [False, True]
+    events = act(s, "discard 9d", "discard 9c")
+    assert s.to_act == 1 and decision(s) == "stake" and s.short[1]
+    assert [e.args["seat"] for e in of_kind(events, "short")] == [1]
+    act(s, "stand")
+    assert decision(s) == "stake" and s.to_act == 0 and not s.short[0]
+    act(s, "stand")  # seat 0 could pay, stands: not short
+    # phase 3 decides afresh too (KD-ROUND-1): nobody is short until it comes to them
+    assert decision(s) == "participate" and s.short == [False, False]
+    events = act(s, "stand")
+    assert kinds(events) == ["short", "stand"] and s.short == [False, True]
 
 
 def test_k_short_1_a_short_player_cannot_receive_or_lose_cards() -> None:

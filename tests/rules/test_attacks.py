@@ -106,6 +106,60 @@ def test_r_attack_1_immune_target_is_refused_with_the_rule():
     assert err.value.rule == "R-PLAY-6"
 
 
+def _first_step_refusal(s, code: str) -> IllegalAction:
+    assert f"play {code} attack" not in [str(a) for a in s.legal_actions()]
+    with pytest.raises(IllegalAction) as err:
+        act(s, f"play {code} attack")
+    return err.value
+
+
+def test_r_play_17_first_step_names_music_when_every_outermost_populace_has_music():
+    """R-PLAY-17, not R-ATTACK-1: there are populaces to attack, but music shields each one."""
+    s = blank(4)
+    populaces(s, 1, good=1)
+    put(s, 1, "good", "heaven", "church")
+    populaces(s, 2, evil=1)
+    put(s, 2, "evil", "nether", "seal")
+    hand(s, 0, "violence", "ethos")
+    for code in ("violence", "ethos"):
+        err = _first_step_refusal(s, code)
+        assert (err.rule, err.key) == ("R-PLAY-17", "attack.all-music")
+
+
+def test_r_play_6_first_step_names_the_persons_when_ethos_change_finds_only_them():
+    """R-PLAY-6: every outermost populace is an especially good or evil person."""
+    s = blank(4)
+    put(s, 1, "good", "earth", "saint")
+    put(s, 2, "evil", "earth", "pop", "fiend")
+    hand(s, 0, "ethos")
+    err = _first_step_refusal(s, "ethos")
+    assert (err.rule, err.key) == ("R-PLAY-6", "attack.all-persons")
+
+
+def test_r_play_17_r_play_6_first_step_mixed_reasons_name_the_commoner_one():
+    """Music shields two sides and a person a third: R-PLAY-17 explains most of them; the
+    reason names both shields."""
+    s = blank(4)
+    populaces(s, 1, good=1, evil=1)
+    put(s, 1, "good", "heaven", "church")
+    put(s, 1, "evil", "nether", "metal")
+    put(s, 2, "evil", "earth", "fiend")
+    hand(s, 0, "ethos")
+    err = _first_step_refusal(s, "ethos")
+    assert (err.rule, err.key) == ("R-PLAY-17", "attack.all-shielded")
+    put(s, 3, "good", "earth", "saint")
+    put(s, 3, "evil", "earth", "fiend")
+    err = _first_step_refusal(s, "ethos")
+    assert (err.rule, err.key) == ("R-PLAY-6", "attack.all-shielded")
+
+
+def test_r_attack_1_first_step_without_any_populace_to_attack():
+    s = blank(4)
+    hand(s, 0, "violence")
+    err = _first_step_refusal(s, "violence")
+    assert (err.rule, err.key) == ("R-ATTACK-1", "attack.no-target")
+
+
 # --- R-ATTACK-2: Violence ------------------------------------------------------------------
 
 

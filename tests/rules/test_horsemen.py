@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from apokalypse.games.apokalypse import horsemen
 from apokalypse.games.apokalypse.horsemen import losses
-from tests.builders import all_cards, blank, kinds, populaces, put, reward, row
+from apokalypse.games.apokalypse.pending import PlaceSeal
+from tests.builders import all_cards, blank, kinds, legal_texts, populaces, put, reward, row
 
 
 def _ride(s, number: int):
@@ -145,8 +146,11 @@ def test_r_horse_3_seal_of_a_dead_populace_returns_to_the_seal_supply():
     supply = len(s.seal_supply)
     events = _ride(s, 2)  # one music, no helmet: the two outermost die, the seal with them
     assert row(s, 0, "evil", "nether") == ["mask"]
-    assert "seal-declined" in kinds(events)  # seat 0 earns a seal but has nowhere to put it
+    assert "seal-declined" not in kinds(events)
     assert len(s.seal_supply) == supply + 1
+    # seat 0 earns a seal (R-REWARD-3); its only use is in place of the mask (R-PLAY-14)
+    assert s.pending == PlaceSeal(0, ())
+    assert legal_texts(s) == {"target p1.evil.nether.0"}
 
 
 # --- R-HORSE-4 / D-HORSE-1: death ---------------------------------------------------------------

@@ -5,6 +5,9 @@ The Netherworld and music (R-PLAY-11 … R-PLAY-17) are in test_play_nether_musi
 
 from __future__ import annotations
 
+import pytest
+
+from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.pending import ChooseGift, ChooseRecipient, ChooseVictim
@@ -279,6 +282,23 @@ def test_r_play_9_church_music_only_on_the_good_side() -> None:
     refused(s, "R-PLAY-9", "target p1.evil.heaven")
     act(s, "target p1.good.heaven")
     assert row(s, 0, "good", "heaven") == ["church"]
+
+
+def test_r_play_9_first_step_church_music_with_heaven_places_only_on_the_evil_side() -> None:
+    """R-PLAY-9, not R-PLAY-8: Heaven has an open place, but only over an evil populace."""
+    s = blank(4)
+    populaces(s, 1, evil=1)
+    put(s, 1, "evil", "nether", "pig")
+    hand(s, 0, "church", "p/mh")
+    assert "play p/mh heaven" in legal_texts(s)
+    assert "play church heaven" not in legal_texts(s)
+    refused(s, "R-PLAY-9", "play church heaven")
+    with pytest.raises(IllegalAction) as err:
+        act(s, "play church heaven")
+    assert err.value.key == "play.church-no-good-place"
+    empty = blank(4)
+    hand(empty, 0, "church")
+    refused(empty, "R-PLAY-8", "play church heaven")  # no Heaven place at all
 
 
 def test_r_play_10_replace_good_heaven_card_but_not_evil() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from apokalypse.engine.errors import IllegalAction
 from apokalypse.games.apokalypse.dealing import serving_slots
 from tests.builders import (
     act,
@@ -79,6 +82,24 @@ def test_r_play_13_sides_show_their_half_heavy_metal_only_evil() -> None:
     assert legal_texts(icon) == {"target p1.evil.nether", "target p2.good.nether"}
 
 
+def test_r_play_13_first_step_heavy_metal_with_netherworld_places_only_on_the_good_side() -> None:
+    """R-PLAY-13, not R-PLAY-12: the Netherworld has an open place, but only under a good
+    populace."""
+    s = blank(4)
+    populaces(s, 1, good=1)
+    put(s, 1, "good", "heaven", "h/mp")
+    hand(s, 0, "metal", "pig")
+    assert "play pig nether" in legal_texts(s)
+    assert "play metal nether" not in legal_texts(s)
+    refused(s, "R-PLAY-13", "play metal nether")
+    with pytest.raises(IllegalAction) as err:
+        act(s, "play metal nether")
+    assert err.value.key == "play.metal-no-evil-place"
+    empty = blank(4)
+    hand(empty, 0, "metal")
+    refused(empty, "R-PLAY-12", "play metal nether")  # no Netherworld place at all
+
+
 def test_r_play_14_replace_evil_netherworld_card() -> None:
     s = blank(4)
     populaces(s, 1, good=1, evil=2)
@@ -121,20 +142,63 @@ def test_r_play_15_heavy_metal_neutralises_church_music_and_the_row_closes() -> 
     assert row(s, 1, "good", "earth") == ["pop"] * 3 and on_turn(s, 1)
 
 
-def test_r_play_15_church_music_neutralises_heavy_metal_and_seals() -> None:
+def test_r_play_15_church_music_neutralises_heavy_metal_and_seals_in_the_netherworld() -> None:
     s = blank(4)
-    populaces(s, 2, good=1, evil=2)
-    put(s, 2, "evil", "nether", "metal", "mask")
+    populaces(s, 2, good=1, evil=3)
+    put(s, 2, "evil", "nether", "metal", "mask", "seal")
     put(s, 2, "good", "heaven", "seal")
     hand(s, 0, "church", "church")
     act(s, "play church neutralise")
-    assert legal_texts(s) == {"target p3.evil.nether.0", "target p3.good.heaven.0"}
+    assert legal_texts(s) == {"target p3.evil.nether.0", "target p3.evil.nether.2"}
     act(s, "target p3.evil.nether.0")
-    assert row(s, 2, "evil", "nether") == ["mask"]
+    assert row(s, 2, "evil", "nether") == ["mask", "seal"]
     hand(s, 1, "metal")
     seals = len(s.seal_supply)
     act(s, "play metal neutralise", "target p3.good.heaven.0")
     assert row(s, 2, "good", "heaven") == [] and len(s.seal_supply) == seals + 1
+
+
+def test_r_play_15_a_displayed_seal_is_the_music_of_its_row() -> None:
+    """R-PLAY-15: "Eine ausliegende Kirchenmusik kann nur durch Heavy-Metal von seinem Platz
+    entfernt werden und umgekehrt". A seal in Heaven is Church Music: Heavy Metal removes it,
+    Church Music does not. A seal in the Netherworld is Heavy Metal: the other way round."""
+    s = blank(4)
+    populaces(s, 2, good=1, evil=1)
+    put(s, 2, "good", "heaven", "seal")
+    put(s, 2, "evil", "nether", "seal")
+    hand(s, 0, "church", "metal")
+    church = s.clone()
+    act(church, "play church neutralise")
+    assert legal_texts(church) == {"target p3.evil.nether.0"}
+    refused(church, "R-PLAY-15", "target p3.good.heaven.0")
+    with pytest.raises(IllegalAction) as info:
+        act(church, "target p3.good.heaven.0")
+    assert info.value.key == "play.same-music"
+    act(s, "play metal neutralise")
+    assert legal_texts(s) == {"target p3.good.heaven.0"}
+    refused(s, "R-PLAY-15", "target p3.evil.nether.0")
+    with pytest.raises(IllegalAction) as info:
+        act(s, "target p3.evil.nether.0")
+    assert info.value.key == "play.same-music"
+
+
+def test_r_play_15_no_neutralise_when_the_only_music_is_the_same_kind() -> None:
+    """The first step already knows: a seal in good Heaven is no target for Church Music, a seal
+    in the evil Netherworld none for Heavy Metal."""
+    s = blank(4)
+    populaces(s, 1, good=1, evil=1)
+    put(s, 1, "good", "heaven", "seal")
+    put(s, 1, "evil", "nether", "mask")
+    hand(s, 0, "church")
+    assert "play church neutralise" not in legal_texts(s)
+    refused(s, "R-PLAY-15", "play church neutralise")
+    t = blank(4)
+    populaces(t, 1, good=1, evil=1)
+    put(t, 1, "good", "heaven", "mh/p")
+    put(t, 1, "evil", "nether", "seal")
+    hand(t, 0, "metal")
+    assert "play metal neutralise" not in legal_texts(t)
+    refused(t, "R-PLAY-15", "play metal neutralise")
 
 
 def test_r_play_15_only_music_against_the_other_music() -> None:

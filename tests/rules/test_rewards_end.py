@@ -10,7 +10,18 @@ from apokalypse.games.apokalypse import State, horsemen, parse_action
 from apokalypse.games.apokalypse.cards import EVIL, GOOD
 from apokalypse.games.apokalypse.ending import result, totals
 from apokalypse.games.apokalypse.pending import GameOver, Pending, PlaceSeal, Turn
-from tests.builders import act, blank, codes, hand, kinds, populaces, put, reward, row
+from tests.builders import (
+    act,
+    blank,
+    codes,
+    hand,
+    kinds,
+    legal_texts,
+    populaces,
+    put,
+    reward,
+    row,
+)
 
 
 def _ride(s, number: int):
@@ -142,10 +153,65 @@ def test_r_reward_3_seal_goes_as_church_music_heavy_metal_or_onto_displayed_musi
     legal = sorted(str(a) for a in s.legal_actions())
     assert legal == [
         "target p1.evil.nether.0",  # neutralise the Heavy Metal
+        "target p1.evil.nether.1",  # as Heavy Metal, in place of a mask (R-PLAY-14)
+        "target p1.evil.nether.2",
         "target p2.good.heaven.0",  # neutralise the Church Music
         "target p3.evil.nether",  # as Heavy Metal under an evil populace
+        "target p3.good.heaven.0",  # as Church Music, in place of the mask (R-PLAY-10)
     ]
     assert "pass" not in legal and "decline" not in legal
+
+
+def test_r_reward_3_seal_replaces_like_music_from_hand_r_play_10_r_play_14():
+    """R-REWARD-3: a seal is played "genauso wie die anderen Kirchenmusik- und Heavy-Metal-
+    Karten", so it may take the place of a Heaven card over a good populace (R-PLAY-10) or of a
+    Netherworld card under an evil one (R-PLAY-14), never of music; the old card is discarded."""
+    s = blank(3)
+    populaces(s, 1, good=2, evil=1)
+    put(s, 1, "good", "heaven", "mh/p", "church")
+    put(s, 1, "good", "nether", "mask")
+    put(s, 1, "evil", "nether", "job/drugs")
+    put(s, 1, "evil", "heaven", "mp/h")
+    _seal_for_seat0(s)
+    legal = legal_texts(s)
+    assert {"target p2.good.heaven.0", "target p2.evil.nether.0"} <= legal
+    # not music's places: good Netherworld, evil Heaven, and displayed music is not replaced
+    assert not {"target p2.good.nether.0", "target p2.evil.heaven.0"} & legal
+    supply = len(s.seal_supply)
+    events = act(s, "target p2.good.heaven.0")
+    replace = [e.args for e in events if e.kind == "replace"]
+    assert replace == [
+        {"actor": 0, "card": "seal", "seat": 1, "side": GOOD, "plane": 0, "pos": 0, "old": "mh/p"}
+    ]
+    assert row(s, 1, "good", "heaven") == ["seal", "church"]
+    assert s.code(s.discards[0][-1]) == "mh/p"  # a B card to the B discard pile
+    assert len(s.seal_supply) == supply - 1
+
+
+def test_r_reward_3_seal_replaces_a_netherworld_card_as_heavy_metal():
+    s = blank(3)
+    populaces(s, 1, evil=1)
+    put(s, 1, "evil", "nether", "job/drugs")
+    put(s, 1, "evil", "heaven", "hp/m")  # its mask half shows: the populace survives
+    _seal_for_seat0(s)
+    events = act(s, "target p2.evil.nether.0")
+    assert [e.args["old"] for e in events if e.kind == "replace"] == ["job/drugs"]
+    assert row(s, 1, "evil", "nether") == ["seal"]
+    assert s.code(s.discards[1][-1]) == "job/drugs"
+
+
+def test_r_reward_3_seal_not_declined_where_only_a_replacement_is_possible():
+    """Every row is full and no music lies out: the only use is a replacement (R-PLAY-10/14)."""
+    s = blank(3)
+    put(s, 0, "evil", "earth", "pop")
+    put(s, 0, "evil", "nether", "mask")
+    supply = len(s.seal_supply)
+    events = _ride(s, 1)
+    assert "seal-declined" not in kinds(events)
+    assert s.pending == PlaceSeal(0, ())
+    assert legal_texts(s) == {"target p1.evil.nether.0"}
+    act(s, "target p1.evil.nether.0")
+    assert row(s, 0, "evil", "nether") == ["seal"] and len(s.seal_supply) == supply - 1
 
 
 def test_r_reward_3_seal_is_placed_at_once_never_taken_into_hand():
@@ -185,13 +251,58 @@ def test_r_reward_3_seal_neutralises_a_displayed_music_card_and_returns_to_suppl
     assert len(s.seal_supply) == supply
 
 
-def test_r_reward_3_seal_declined_when_nothing_is_possible():
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (6, 4)])
+def test_r_reward_3_seal_places_are_exactly_those_of_music_from_hand(players, seed):
+    """R-REWARD-3: after every step of a random game, the places a seal would have are the
+    places of Church Music as 'heaven', Heavy Metal as 'nether' and either as 'neutralise'."""
+    from apokalypse.games.apokalypse.placement import seal_targets, targets
+    from tests.test_properties import random_game
+
+    for s, _, _ in random_game(players, seed):
+        if s.is_over:
+            break
+        hand_music = {
+            str(a)
+            for code, use in [
+                ("church", "heaven"),
+                ("metal", "nether"),
+                ("church", "neutralise"),
+                ("metal", "neutralise"),
+            ]
+            for a in targets(s, code, use)
+        }
+        seal = [str(a) for a in seal_targets(s)]
+        assert len(seal) == len(set(seal)) and set(seal) == hand_music
+
+
+def test_r_reward_3_seal_neutralises_a_displayed_seal_in_either_row():
+    """Engine reading of R-REWARD-3: a seal carries both musics, so it removes a seal lying in
+    Heaven (Church Music there) with its Heavy Metal and one in the Netherworld (Heavy Metal
+    there) with its Church Music; both seals go back to the supply (D-REWARD-2)."""
     s = blank(3)
-    put(s, 0, "evil", "earth", "pop")
-    put(s, 0, "evil", "nether", "mask")
+    populaces(s, 1, good=1, evil=1)
+    put(s, 1, "good", "heaven", "seal")
+    put(s, 1, "evil", "nether", "seal")
+    _seal_for_seat0(s)
+    assert {"target p2.good.heaven.0", "target p2.evil.nether.0"} <= legal_texts(s)
+    supply = len(s.seal_supply)
+    events = act(s, "target p2.good.heaven.0")
+    assert [e.args["old"] for e in events if e.kind == "seal-neutralise"] == ["seal"]
+    assert row(s, 1, "good", "heaven") == [] and row(s, 1, "evil", "nether") == ["seal"]
+    assert len(s.seal_supply) == supply + 1
+
+
+def test_r_reward_3_seal_declined_when_nothing_is_possible():
+    """No free place for music, no card that music could replace, no music to neutralise: with
+    replacements allowed (R-PLAY-10/14) that happens only when no display holds a populace, since
+    every populace has a free music place or a Heaven/Netherworld card that music replaces or
+    neutralises. Three players tied at none each receive a seal and decline it."""
+    s = blank(3)
+    put(s, 1, "good", "nether", "mask")  # a Netherworld card left without its populace
     supply = len(s.seal_supply)
     events = _ride(s, 1)
-    assert {"seat": 0} in [e.args for e in events if e.kind == "seal-declined"]
+    declined = [e.args for e in events if e.kind == "seal-declined"]
+    assert declined == [{"seat": 0}, {"seat": 1}, {"seat": 2}]
     assert len(s.seal_supply) == supply
     assert s.pending == Turn(s.startup)
 

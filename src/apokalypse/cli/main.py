@@ -8,6 +8,7 @@ Typer's framed usage boxes and prints them in the same one-line form.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 import typer.main
+from rich.console import Console
 
 from apokalypse.engine.errors import EngineError
 
@@ -41,6 +43,14 @@ app = OneLineErrors(
 T = TypeVar("T")
 
 
+class PipeClosed(Exception):
+    """Standard output was closed by its reader; :func:`main` ends quietly."""
+
+
+def _pipe_closed(console: Console) -> None:
+    raise PipeClosed
+
+
 def fail(message: str) -> typer.Exit:
     # One line, whatever the message holds: file names and record texts are not ours.
     print(f"error: {printable(message)}", file=sys.stderr)
@@ -53,6 +63,8 @@ def guarded(run: Callable[[], T]) -> T:
         return run()
     except EngineError as exc:
         raise fail(str(exc)) from None
+    except BrokenPipeError:  # the reader left (``| head``): not an error of ours, see main()
+        raise PipeClosed from None
     except OSError as exc:
         raise fail(f"{exc.filename or ''}: {exc.strerror}".lstrip(": ")) from None
 
@@ -63,74 +75,110 @@ Variants = Annotated[
         "--variant",
         "-V",
         help="Variant switch, repeatable. Apokalypse: ethos-balanced, ethos-orphans, good-team,"
-        " edition-2008. Apokerlypse: short-table, bonus-cap, example-content.",
+        " edition-2008. Apokerlypse: short-table, bonus-cap, example-content",
     ),
 ]
-GameName = Annotated[str, typer.Option("--game", "-g", help="The game: apokalypse or apokerlypse.")]
-Seed = Annotated[int | None, typer.Option(help="Seed for the game's chance (default: random).")]
-Lang = Annotated[str, typer.Option("--lang", help="Language of the game text: en or de.")]
+GameName = Annotated[str, typer.Option("--game", "-g", help="The game: apokalypse or apokerlypse")]
+Seed = Annotated[int | None, typer.Option(help="Seed for the game's chance (default: random)")]
+Lang = Annotated[str, typer.Option("--lang", help="Language of the game text: en or de")]
 DeckFile = Annotated[
     Path | None,
     typer.Option(
         "--deck",
         "--content",
         help="Apokalypse: a deck file (TOML) instead of the default deck. Apokerlypse: a content"
-        " file (TOML) of card effects and faction abilities.",
+        " file (TOML) of card effects and faction abilities",
     ),
 ]
 
 
+def bot_choices() -> str:
+    """The computer players of each game, for ``--help`` (from the bots' own registry)."""
+    try:
+        from apokalypse.bots import bot_names
+    except ImportError:  # pragma: no cover - the bots are part of the package
+        return ""
+    games = {game: ", ".join(bot_names(game)) for game in ("apokalypse", "apokerlypse")}
+    if len(set(games.values())) == 1:
+        return f": {games['apokalypse']}"
+    return ": " + "; ".join(f"{game.capitalize()} {names}" for game, names in games.items())
+
+
+# Defaults decided later (a resumed game keeps its own) are written into the help text, escaped:
+# "[default: …]" unescaped is Rich markup and would vanish, leaving a stray " ." behind.
 @app.command()
 def play(
+    ctx: typer.Context,
     game: GameName = "apokalypse",
     players: Annotated[
         int,
-        typer.Option(
-            "--players", "-p", help="Number of players (Apokalypse 2–6, Apokerlypse 2–4)."
-        ),
+        typer.Option("--players", "-p", help="Number of players (Apokalypse 2–6, Apokerlypse 2–4)"),
     ] = 4,
     humans: Annotated[
         str | None,
-        typer.Option(help="Seats played by people, e.g. '1' or '1,3' (hot-seat) [default: 1]."),
+        typer.Option(help="Seats played by people, e.g. '1' or '1,3' (hot-seat) \\[default: 1]"),
     ] = None,
     bots: Annotated[
         str | None,
-        typer.Option(help="Computer player for the other seats [default: heuristic]."),
+        typer.Option(
+            help=f"Computer player for the other seats{bot_choices()} \\[default: heuristic]"
+        ),
     ] = None,
     lang: Annotated[
         str | None,
-        typer.Option("--lang", help="Language of the game text: en or de [default: en]."),
+        typer.Option("--lang", help="Language of the game text: en or de \\[default: en]"),
     ] = None,
     seed: Seed = None,
     deck: DeckFile = None,
     variant: Variants = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Save file, written after every action.")
-    ] = None,
-    resume: Annotated[Path | None, typer.Option(help="Resume the game saved in this file.")] = None,
+    save: Annotated[Path | None, typer.Option(help="Save file, written after every action")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Resume the game saved in this file")] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from .play import run_play
 
+    # --resume refuses a --game or --players that was typed, not the defaults.
+    typed = {
+        name
+        for name in ("game", "players")
+        if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in DEFAULT_SOURCES
+    }
     guarded(
-        lambda: run_play(game, players, humans, bots, lang, seed, deck, variant or [], save, resume)
+        lambda: run_play(
+            game if "game" in typed else None,
+            players if "players" in typed else None,
+            humans,
+            bots,
+            lang,
+            seed,
+            deck,
+            variant or [],
+            save,
+            resume,
+        )
     )
+
+
+DEFAULT_SOURCES = frozenset({"DEFAULT", "DEFAULT_MAP"})
 
 
 @app.command()
 def simulate(
     game: GameName = "apokalypse",
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 100,
-    players: Annotated[str, typer.Option(help="Player count or range, e.g. 4 or 2-6.")] = "4",
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games")] = 100,
+    players: Annotated[str, typer.Option(help="Player count or range, e.g. 4 or 2-6")] = "4",
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i")] = 0,
     bots: Annotated[
-        str, typer.Option(help="Computer players, comma-separated, assigned to seats in turn.")
+        str,
+        typer.Option(
+            help=f"Computer players, comma-separated, assigned to seats in turn{bot_choices()}"
+        ),
     ] = "random",
-    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes")] = 1,
     records: Annotated[
-        Path | None, typer.Option(help="Write each game's record into this folder.")
+        Path | None, typer.Option(help="Write each game's record into this folder")
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary")] = False,
     variant: Variants = None,
     deck: DeckFile = None,
 ) -> None:
@@ -148,12 +196,12 @@ def simulate(
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game record or save file (JSON).")],
+    file: Annotated[Path, typer.Argument(help="A game record or save file (JSON)")],
     verify: Annotated[
-        bool, typer.Option(help="Exit non-zero if the replay differs from the record.")
+        bool, typer.Option(help="Exit non-zero if the replay differs from the record")
     ] = False,
     seat: Annotated[
-        int | None, typer.Option(help="Show the game as this seat saw it (default: spectator).")
+        int | None, typer.Option(help="Show the game as this seat saw it (default: spectator)")
     ] = None,
     lang: Lang = "en",
 ) -> None:
@@ -166,8 +214,8 @@ def replay(
 @app.command()
 def bench(
     game: GameName = "apokalypse",
-    json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    seconds: Annotated[float, typer.Option(help="Measuring time per player count.")] = 3.0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
+    seconds: Annotated[float, typer.Option(help="Measuring time per player count")] = 3.0,
 ) -> None:
     """Random-play decisions per second and clone cost at 2, 4 and 6 players (Apokerlypse: 2, 3
     and 4 players, and poker-hand evaluations per second)."""
@@ -181,7 +229,30 @@ def main(argv: list[str] | None = None) -> int:
 
     Typer's standalone mode would frame usage errors in a box over several lines and print a
     traceback for Ctrl-C outside a game; here a usage error is one line ``error: …`` naming the
-    option (status 2), and Ctrl-C ends quietly with status 130. ``--help`` is untouched."""
+    option (status 2), and Ctrl-C ends quietly with status 130. ``--help`` is untouched.
+
+    A closed stdout (``apokalypse replay FILE | head -1``) ends the program quietly with status
+    0, the recipe of Python's documentation (``signal`` module, "Note on SIGPIPE"): the reader
+    has all it asked for, so this is no failure, and a shell with ``pipefail`` must not report
+    one. (Tools killed by SIGPIPE show 141; a Python program that merely imitates that would
+    make ``| head`` pipelines fail under ``pipefail`` for no reason.)"""
+    # Rich's consoles would exit with status 1 on a closed pipe; click turns an EPIPE OSError
+    # into status 1 too. Both are routed here instead (PipeClosed is no OSError).
+    Console.on_broken_pipe = _pipe_closed  # type: ignore[method-assign,assignment]
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # inside the try: a write still buffered may meet the closed pipe
+    except (BrokenPipeError, PipeClosed):
+        # Python flushes stdout again at exit, which would fail again and print a warning: point
+        # it at devnull first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0
+    return status
+
+
+def _run(argv: list[str] | None) -> int:
     command = typer.main.get_command(app)
     try:
         status = command.main(args=argv, prog_name="apokalypse", standalone_mode=False)

@@ -92,9 +92,36 @@ def _new(
 DEFAULTS = {"humans": "1", "bots": "heuristic", "lang": "en"}
 
 
+def resume_conflicts(
+    saved: GameRecord,
+    game: str | None,
+    players: int | None,
+    seed: int | None,
+    deck: Path | None,
+    variants: list[str],
+) -> None:
+    """A resumed game is the game its save holds: an option that would set it up differently
+    is refused, naming the option, rather than silently ignored. (``--humans``, ``--bots``,
+    ``--lang`` and ``--save`` may change.)"""
+    saved_players = saved.config.get("players")
+    conflicts = [
+        ("--game", game is not None and game.strip().lower() != saved.game),
+        ("--players", players is not None and players != saved_players),
+        ("--seed", seed is not None and seed != saved.seed),
+        ("--deck", deck is not None),
+        ("--variant", bool(variants)),
+    ]
+    for option, conflict in conflicts:
+        if conflict:
+            raise ConfigError(
+                f"{option} cannot change a game resumed with --resume: it continues as it was"
+                f" saved ({saved.game}, {saved_players} players); leave out {option}"
+            )
+
+
 def run_play(
-    game: str,
-    players: int,
+    game: str | None,
+    players: int | None,
     humans: str | None,
     bots: str | None,
     lang: str | None,
@@ -106,11 +133,14 @@ def run_play(
 ) -> None:
     """Start or resume a game and play it; bad options raise the engine's typed errors.
 
-    A resumed game is the game its record names (``game`` is ignored), and keeps the seats,
-    computer players and language it was saved with (the record's ``meta``), unless an option
-    says otherwise."""
+    A resumed game is the game its record names, and keeps the seats, computer players and
+    language it was saved with (the record's ``meta``), unless an option says otherwise; an
+    option that would set the game up differently (``--game``, ``--players``, ``--seed``,
+    ``--deck``, ``--variant``) is refused. A new game is saved from its first action on."""
     console = Console(highlight=False)
     saved = GameRecord.load(resume) if resume is not None else None
+    if saved is not None:
+        resume_conflicts(saved, game, players, seed, deck, variants)
     meta = {
         k: v
         for k, v in (saved.meta if saved else {}).items()
@@ -123,7 +153,13 @@ def run_play(
         state = start(saved)[1]  # a fresh game: the session catches up action by action
         record = saved
     else:
-        state, record = _new(game, players, seed, deck, variants)
+        state, record = _new(
+            "apokalypse" if game is None else game,
+            4 if players is None else players,
+            seed,
+            deck,
+            variants,
+        )
     path = save or resume or default_save_path(record.game)
     record.meta = {"humans": humans, "bots": bots, "lang": lang}
     n = int(state.observation(None)["players"])
@@ -149,7 +185,10 @@ def run_play(
             console.print(Text(text("ui.digest_mismatch", lang), style="yellow"))
     record.events_sha256 = session.digest.hexdigest()
     remove_stale_temporaries(path)  # what a save killed mid-write left beside it
-    record.save(path)  # a save exists from the first moment, even before any action
+    if saved is not None:  # with the new seats, players and language (and maybe a new path)
+        record.save(path)
+        session.resumed = True
+    # A new game is first saved after its first action: a start left at once leaves no file.
     seats = ", ".join(f"p{q + 1}" for q in sorted(human_seats)) or text("ui.nobody", lang)
     welcome = text(
         "ui.welcome",

@@ -20,6 +20,7 @@ import typer
 from apokalypse.engine.errors import ConfigError, EngineError, RecordError
 from apokalypse.engine.events import Event
 from apokalypse.engine.record import GameRecord, replay, start
+from apokalypse.engine.registry import get_game
 
 from .safe import printable
 from .ui import make_ui
@@ -56,21 +57,35 @@ def _verify(file: Path, record: GameRecord) -> None:
 
 def _difference(record: GameRecord) -> str | None:
     """What differs between the record and its replay, in one line (None: nothing)."""
+    older = _older_rules(record)
     try:
         rep = replay(record)
     except RecordError as exc:
-        return str(exc)
+        return f"{exc}{older}"
     except Exception as exc:  # a hostile record must not crash --verify: it differs, say how
         return f"it does not replay ({type(exc).__name__}: {exc})"
     if record.events_sha256 is None:
         return "the record has no events digest to compare with"
     if rep.digest != record.events_sha256:
-        return f"events digest {rep.digest[:12]}… instead of {record.events_sha256[:12]}…"
+        ours = rep.digest[:12]
+        return f"events digest {ours}… instead of {record.events_sha256[:12]}…{older}"
     result = rep.state.result
     got = result.to_json() if result is not None else None
     if got != record.result:
         return f"result {_short(got)} instead of {_short(record.result)}"
     return None
+
+
+def _older_rules(record: GameRecord) -> str:
+    """A note when the record was written by another version of the game's rules, which may
+    play out differently (the version is part of the digest)."""
+    try:
+        version = get_game(record.game).version
+    except EngineError:
+        return ""
+    if record.version == version:
+        return ""
+    return f" (recorded with version {printable(record.version)} of the rules, this is {version})"
 
 
 def _short(result: dict[str, Any] | None) -> str:

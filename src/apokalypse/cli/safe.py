@@ -11,7 +11,13 @@ and other digits ``int()`` refuses, and ``int()`` refuses more than 4,300 digits
 
 from __future__ import annotations
 
+import os
+import shlex
 import unicodedata
+from pathlib import Path
+
+from apokalypse.engine.errors import NotationError
+from apokalypse.i18n import has, text
 
 MAX_DIGITS = 9  # more than any choice list, seat or player count; far below int()'s limit
 
@@ -57,3 +63,53 @@ def whole_number(text: str) -> int | None:
 def is_digits(text: str) -> bool:
     """ASCII digits, of any length: meant as a number, even when too long to be one."""
     return text.isascii() and text.isdigit()
+
+
+def is_number_like(text: str) -> bool:
+    """A signed or decimal number (``-1``, ``+2``, ``1.5``, ``2,5``): meant as a choice's number,
+    though no choice has it. ASCII only, like :func:`is_digits`.
+
+    >>> [is_number_like(t) for t in ("-1", "1.5", ",5", "1.", "pass", "1²", "-", "p2")]
+    [True, True, True, True, False, False, False, False]
+    """
+    if not text.isascii():
+        return False
+    body = text[1:] if text[:1] in ("+", "-") else text
+    whole, _, part = body.replace(",", ".").partition(".")
+    if "." in part or not (whole or part):
+        return False
+    return all(p == "" or p.isdigit() for p in (whole, part))
+
+
+def notation_message(exc: NotationError, game: str, lang: str) -> str:
+    """A :class:`NotationError` in ``lang``: the catalog's ``<game>.notation.<key>`` or shared
+    ``notation.<key>`` filled with its parameters, else the English message."""
+    if exc.key is not None:
+        for key in (f"{game}.notation.{exc.key}", f"notation.{exc.key}"):
+            if has(key, lang):
+                return text(key, lang, **exc.params)
+    return str(exc)
+
+
+def program_name(argv0: str, cwd: Path) -> str:
+    """How the user can type the running ``apokalypse`` program from ``cwd``: the name alone
+    when it was found on PATH, a path relative to ``cwd`` when it lies inside (``./apokalypse``,
+    ``.venv/bin/apokalypse``), else its whole path. Started some other way (``python -m``),
+    the project's ``.venv/bin/apokalypse`` when there is one, else the name alone."""
+    path = Path(argv0)
+    if path.name == "apokalypse":
+        if os.sep not in argv0:
+            return argv0  # the shell found it on PATH
+        full = Path(os.path.abspath(cwd / path))
+        try:
+            inside = full.relative_to(os.path.abspath(cwd))
+        except ValueError:
+            return str(full)
+        return str(inside) if os.sep in str(inside) else f".{os.sep}{inside}"
+    venv = Path(".venv", "bin", "apokalypse")
+    return str(venv) if (cwd / venv).exists() else "apokalypse"
+
+
+def command_line(*words: str | Path) -> str:
+    """A command as it can be typed into a shell: each word quoted where it needs it."""
+    return " ".join(shlex.quote(str(word)) for word in words)

@@ -14,6 +14,7 @@ registry), and everything a person reads about it from the game's adapter (:mod:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.table import Table
 from rich.text import Text
 
 from apokalypse.engine.errors import EngineError, IllegalAction, NotationError, RecordError
@@ -30,13 +32,24 @@ from apokalypse.engine.record import EventDigest, GameRecord
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n import seat_names, text
 
-from .safe import MAX_DIGITS, is_digits, printable, whole_number
+from .safe import (
+    MAX_DIGITS,
+    command_line,
+    is_digits,
+    is_number_like,
+    notation_message,
+    printable,
+    program_name,
+    whole_number,
+)
 from .ui import GameUI, make_ui
+from .ui.common import Pause
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "ende", "beenden"})
 HELP_WORDS = frozenset({"?", "h", "help", "hilfe"})
 BOARD_WORDS = frozenset({"b", "board", "tisch"})
 LOG_WORDS = frozenset({"l", "log", "protokoll"})
+RULES_WORDS = frozenset({"r", "rules", "regeln"})  # alone, or followed by a card code
 RECENT_LINES = 12
 LOG_LINES = 40
 
@@ -64,6 +77,7 @@ class Session:
     queue: list[str] = field(default_factory=list)  # answers typed ahead with ';'
     screen_owner: int | None = None
     asked: tuple[int, str, int] | None = None  # the last question: seat, decision, actions so far
+    resumed: bool = False  # a resumed game's save exists before its first action here
     digest: EventDigest = field(init=False)
     game: Game = field(init=False)
     ui: GameUI = field(init=False)
@@ -105,19 +119,32 @@ class Session:
             self.console.file.flush()
 
     def stream(self, events: Sequence[Event]) -> None:
-        """The running log. Hot-seat streams nothing: the screen is shared, and each person sees
-        what happened since their last decision on their own board instead."""
-        if self.hot_seat or not events:
+        """The running log. Hot-seat streams only the public summaries (a horseman's ride): the
+        screen is shared, and each person sees what happened since their last decision on their
+        own board instead."""
+        if not events:
             return
         names = self.names(self.viewer)
         style = "dim" if events[0].kind == "deal" else ""
         start = 0
         for end, drawing in [*self.ui.summaries(events, names), (len(events) - 1, None)]:
-            for line in self.ui.render_events(events[start : end + 1], self.viewer, names):
-                self.say(f"· {line}", style)
+            if not self.hot_seat:
+                # Events a summary drawing shows in full are not logged line by line too.
+                shown = [e for e in events[start : end + 1] if e.kind not in self.ui.folded]
+                for line in self.ui.render_events(shown, self.viewer, names):
+                    self.say(f"· {line}", style)
             if drawing is not None:
                 self.console.print(drawing)
+                if isinstance(drawing, Pause):
+                    self.pause()
             start = end + 1
+
+    def pause(self) -> None:
+        """Let a person read what was just shown (not when only computer players play, nor when
+        answers were typed ahead)."""
+        if self.humans and not self.queue:
+            self.read(text("ui.press_enter_on", self.lang))
+            self.queue.clear()
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -132,8 +159,12 @@ class Session:
                     self.bot_turn(seat)
         except Quit as stop:
             self.say(str(stop))
+            if not (self.record.actions or self.resumed):  # nothing was saved: no file either
+                self.say(text("ui.nothing_saved", self.lang), "dim")
+                return
             self.say(text("ui.saved", self.lang, path=self.path))
-            self.say(text("ui.resume_hint", self.lang, path=self.path), "dim")
+            self.say(text("ui.resume_hint", self.lang), "dim")
+            self.say_command("play", "--resume", self.path)
             return
         self.finish()
 
@@ -231,6 +262,10 @@ class Session:
             return False
         if low in QUIT_WORDS:
             raise Quit(text("ui.quit", self.lang))
+        word, _, topic = low.partition(" ")
+        if word in RULES_WORDS:
+            self.say(self.ui.rules(topic.strip()))
+            return False
         if low in HELP_WORDS:
             self.say(self.ui.help())
             return False
@@ -242,23 +277,33 @@ class Session:
             for entry in self.ui.render_events(self.log, seat, names)[-LOG_LINES:]:
                 self.say(f"· {entry}")
             return False
+        back = self.ui.back_action(obs)
+        lowest = 0 if back is not None else 1  # 0 takes back the first step
         if is_digits(cmd):  # ASCII only: '²' passes str.isdigit() but is no choice
             number = whole_number(cmd)
             if number is None:  # more digits than any list has choices
                 shown = f"{cmd[:MAX_DIGITS]}…"
-                return self.refuse(text("ui.error.number", self.lang, n=shown, max=len(legal)))
-            back = self.ui.back_action(obs)
+                return self.refuse(
+                    text("ui.error.number", self.lang, n=shown, min=lowest, max=len(legal))
+                )
             if number == 0 and back is not None:
                 legal = [back, *legal]
                 number = 1
-            if not 1 <= number <= len(legal):
-                return self.refuse(text("ui.error.number", self.lang, n=number, max=len(legal)))
+            elif not 1 <= number <= len(legal):
+                return self.refuse(
+                    text("ui.error.number", self.lang, n=number, min=lowest, max=len(legal))
+                )
             action = legal[number - 1]
+        elif is_number_like(cmd):  # '-1', '1.5': meant as a choice, not as notation
+            return self.refuse(
+                text("ui.error.number", self.lang, n=cmd, min=lowest, max=len(legal))
+            )
         else:
             try:
                 action = self.game.parse_action(cmd)
             except NotationError as exc:
-                return self.refuse(text("ui.error.notation", self.lang, message=str(exc)))
+                message = notation_message(exc, self.record.game, self.lang)
+                return self.refuse(text("ui.error.notation", self.lang, message=message))
             except ValueError as exc:  # a parser's own slip ('to p²'): still only a typo here
                 return self.refuse(text("ui.error.notation", self.lang, message=f"{cmd!r}: {exc}"))
         try:  # the engine is the judge: it names the rule a refused action breaks
@@ -319,17 +364,19 @@ class Session:
         self, seat: int, obs: dict[str, Any], legal: list[Any], names: list[str]
     ) -> None:
         self.say(self.ui.decision_text(seat, obs, names), "bold")
+        # A grid: the wording wraps in its own column, the notation never breaks across lines
+        # (it is what a person may type), whatever the terminal's width.
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_column(no_wrap=True, style="dim")
         back = self.ui.back_action(obs)
         if back is not None:  # a second step: the first can be taken back
-            line = Text("  0) ")
-            line.append(text("ui.back", self.lang))
-            line.append(f"   {back}", style="dim")
-            self.console.print(line)
+            grid.add_row("0)", text("ui.back", self.lang), str(back))
         for i, action in enumerate(legal, 1):
-            line = Text(f"{i:>3}) ")
-            line.append(printable(self.ui.render_action(action, obs, names)))
-            line.append(printable(f"   {action}"), style="dim")
-            self.console.print(line)
+            wording = printable(self.ui.render_action(action, obs, names))
+            grid.add_row(f"{i})", wording, printable(str(action)))
+        self.console.print(grid)
 
     def finish(self) -> None:
         result = self.state.result
@@ -341,4 +388,10 @@ class Session:
         self.console.print(self.ui.result_view(result.to_json(), names))
         self.say(text("ui.saved", self.lang, path=self.path))
         # Only now: the seed rebuilds every hand and the deck order (README, "What is secret").
-        self.say(text("ui.game_seed", self.lang, seed=self.record.seed, path=self.path), "dim")
+        self.say(text("ui.game_seed", self.lang, seed=self.record.seed), "dim")
+        self.say_command("replay", self.path)
+
+    def say_command(self, *words: str | Path) -> None:
+        """A command to type, on its own line and never wrapped: it must work as printed."""
+        line = command_line(program_name(sys.argv[0], Path.cwd()), *words)
+        self.console.print(Text(printable(line), style="dim"), soft_wrap=True)

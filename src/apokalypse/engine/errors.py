@@ -62,7 +62,37 @@ class ProtocolError(EngineError):
 
 
 class NotationError(EngineError):
-    """Action text that does not parse."""
+    """Action text that does not parse.
+
+    ``str()`` is the English message; ``key`` and ``params`` say the same for translation, as
+    for :class:`IllegalAction`: the catalogs hold ``notation.<key>`` (``<game>.notation.<key>``
+    for a game's own words) with ``{param}`` placeholders. Without a key the message is shown.
+
+    >>> exc = NotationError("'x': unknown verb 'x'", key="verb", params={"verb": "'x'"})
+    >>> str(exc), exc.key, dict(exc.params)
+    ("'x': unknown verb 'x'", 'verb', {'verb': "'x'"})
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        key: str | None = None,
+        params: Mapping[str, ParamValue] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.params: Mapping[str, ParamValue] = dict(params or {})
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_notation, (self.message, self.key, dict(self.params)))
+
+
+def _rebuild_notation(
+    message: str, key: str | None, params: dict[str, ParamValue]
+) -> NotationError:
+    return NotationError(message, key=key, params=params)
 
 
 class ConfigError(EngineError):

@@ -105,7 +105,10 @@ class GameRecord:
         for name, kind in (("game", str), ("version", str), ("config", dict), ("seed", int)):
             value = data.get(name)
             if not isinstance(value, kind) or isinstance(value, bool):
-                raise RecordError(f"record field {name!r} is missing or not a {kind.__name__}")
+                article = "an" if kind is int else "a"  # "not an int", "not a str"
+                raise RecordError(
+                    f"record field {name!r} is missing or not {article} {kind.__name__}"
+                )
         for name in ("game", "version"):  # shown on screens: no escape sequences, one short line
             if not data[name].isprintable() or len(data[name]) > MAX_NAME:
                 raise RecordError(f"record field {name!r} must be one short line of text")
@@ -134,17 +137,23 @@ class GameRecord:
         )
 
     def save(self, path: str | Path) -> None:
-        """Write atomically: a crash mid-write never leaves half a file."""
+        """Write atomically: a crash mid-write never leaves half a file. An error names ``path``
+        (``OSError.filename``), never the temporary file beside it, which the user never gave."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.to_json(), fh, indent=1)
                 fh.write("\n")
             os.replace(tmp, path)
-        except BaseException:
+        except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, exc.strerror, str(path)) from None
             raise
 
     @classmethod

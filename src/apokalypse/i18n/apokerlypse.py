@@ -17,7 +17,14 @@ from typing import Any
 
 from apokalypse.engine.errors import IllegalAction, ParamValue
 from apokalypse.engine.events import Event, EventView
-from apokalypse.games.apokerlypse.cards import FACTIONS, SUIT_SYMBOLS, SUITS, parse_card
+from apokalypse.games.apokerlypse.cards import (
+    CARD_BONUS,
+    FACTIONS,
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    parse_card,
+)
 from apokalypse.games.apokerlypse.content import Content, Effect
 
 from . import has, plural, refusal, text
@@ -127,6 +134,31 @@ def card_effect(content: Content | None, code: str) -> Effect | None:
         return None
 
 
+def bonus_rule(lang: str) -> str:
+    """K-SCORE-3 in one line, from the engine's own table: "2–6 none, 7–10 1 point, J Q K A 2
+    points" (ranks with the same bonus grouped)."""
+    groups: list[tuple[int, list[str]]] = []
+    for rank, label in enumerate(RANKS):
+        bonus = CARD_BONUS[rank << 2]  # a card's code is rank * 4 + suit
+        label = "10" if label == "T" else label
+        if groups and groups[-1][0] == bonus:
+            groups[-1][1].append(label)
+        else:
+            groups.append((bonus, [label]))
+    parts = []
+    for bonus, labels in groups:
+        numbers = all(label.isdigit() for label in labels) and len(labels) > 1
+        ranks = f"{labels[0]}–{labels[-1]}" if numbers else " ".join(labels)
+        points = plural(P + "ui.bonus_points", bonus, lang) if bonus else t("ui.bonus_none", lang)
+        parts.append(f"{ranks} {points}")
+    return t("ui.bonus", lang, groups=", ".join(parts))
+
+
+def has_abilities(content: Content | None, factions: Sequence[str]) -> bool:
+    """Whether any of ``factions`` has an ability: without one, action chips mean nothing."""
+    return any(ability_of(content, faction) is not None for faction in factions)
+
+
 def ability_of(content: Content | None, faction: str) -> Effect | None:
     if content is None or faction not in FACTIONS:
         return None
@@ -142,6 +174,32 @@ def seat_name(names: Sequence[str], seat: int) -> str:
 
 def _seats(seats: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(seat_name(names, q) for q in seats)
+
+
+def game_over_form(result: Mapping[str, Any]) -> str:
+    """Which text of the game's end fits: ``no-chips`` when the final chips show who ran out,
+    ``no-chips-during`` when that player won chips back in the round's scoring (the event does
+    not say who it was), else the reason itself."""
+    reason = str(result.get("reason"))
+    if reason == "no-chips" and not broke_seats(result):
+        return "no-chips-during"
+    return reason
+
+
+def broke_seats(result: Mapping[str, Any]) -> list[int]:
+    """The players who ran out of chips (K-END-1): the game-over event names them (they may have
+    won chips back in the round's scoring); a bare result only shows who is left at 0."""
+    broke = result.get("broke")
+    if isinstance(broke, list):
+        return [q for q in broke if isinstance(q, int)]
+    chips = result.get("chips")
+    return [q for q, c in enumerate(chips) if c == 0] if isinstance(chips, list) else []
+
+
+def game_over_reason(result: Mapping[str, Any], lang: str, names: Sequence[str]) -> str:
+    """Why the game ended, naming who ran out of chips and after which dealer round."""
+    broke = _seats(broke_seats(result), names)
+    return t(f"ui.reason.{game_over_form(result)}", lang, broke=broke, rounds=result.get("rounds"))
 
 
 def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, Any]:
@@ -193,6 +251,8 @@ def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, Any]
             if hand is not None
         )
         ctx["order"] = _seats(args["order"], names)
+    if view.kind == "game-over":
+        ctx["broke"] = _seats(broke_seats(args), names)
     return ctx
 
 
@@ -214,7 +274,9 @@ def _form(view: EventView) -> str:
     if kind == "pot":
         return "tie" if len(args.get("winners", ())) > 1 else "public"
     if kind == "game-over":
-        return str(args.get("reason"))
+        return game_over_form(args)
+    if kind == "pay" and args.get("step") == "draw-1":
+        return "compulsory"  # K-ROUND-2: taken before anybody decides anything
     return "public"
 
 

@@ -190,6 +190,16 @@ def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, Any]
         ctx["scores"] = ", ".join(
             f"{_name(names, q)} {score:+d}" for q, score in enumerate(args["scores"])
         )
+    if view.kind == "shelter":  # [populaces, protection, passed, dead] per side
+        for side in SIDE_NAMES:
+            populaces, protection, _passed, dead = args[side]
+            ctx[f"{side}_populaces"], ctx[f"{side}_protection"] = populaces, protection
+            ctx[f"{side}_dead"] = dead
+        ctx["passed"] = args["evil"][2]
+    if view.kind == "seal-award":
+        seats = [_name(names, q) for q in args.get("seats", [])]
+        ctx["seats"] = ", ".join(seats) or text("ui.nobody", lang)
+        ctx["populaces"] = args.get("populaces")
     if view.kind == "deaths":
         parts = [plural(f"count.{s}_populace", args[s], lang) for s in SIDE_NAMES if args.get(s, 0)]
         ctx["losses"] = f" {text('word.and', lang)} ".join(parts)
@@ -280,22 +290,40 @@ def _displayed(obs: Mapping[str, Any], action: Action) -> str | None:
     return code if isinstance(code, str) else None
 
 
+def _effect(kind: CardKind | None, side: int, lang: str) -> str:
+    """What a Netherworld card does on ``side`` when dealing (its half's modifier), as a
+    parenthesised suffix; empty for cards without one."""
+    if kind is None or kind.role != DUAL:
+        return ""
+    mod = _modifier(kind.modifier[side])
+    return text("consequence.dealing", lang, mod=mod) if mod else ""
+
+
 def render_action(
     action: Action,
     lang: str,
     obs: Mapping[str, Any] | None = None,
     names: Sequence[str] | None = None,
+    kinds: Mapping[str, CardKind] | None = None,
 ) -> str:
-    """A choice in words. With the chooser's observation the text names what a target holds
-    ("Replace Mask in p2's Heaven row …") and the hand sizes of steal victims."""
+    """A choice in words, with what it will do. With the chooser's observation the text names
+    what a target holds ("Replace Drugs (when dealing: +1K): p2's Netherworld row …") and the
+    hand sizes of steal victims; with the deck's ``kinds`` it says what a card does there."""
     obs = obs or {}
+    kinds = kinds or {}
     if names is None:
         names = seat_names(obs.get("players", 6), obs.get("seat"), lang)
     verb = action.verb
     if verb in ("pass", "decline"):
         return text(f"action.{verb}", lang)
     if verb == "play":
-        return text(f"action.play.{action.use}", lang, card=card_name(action.code, lang))
+        kind = kinds.get(action.code)
+        use = action.use
+        if use in ("good", "evil") and kind is not None and kind.back == "K":
+            use = f"person_{use}"  # an especially good/evil person is played face up (R-PLAY-6)
+        elif use == "attack" and kind is not None:
+            use = f"attack_{kind.role}"
+        return text(f"action.play.{use}", lang, card=card_name(action.code, lang))
     if verb in ("give", "defend"):
         return text(f"action.{verb}", lang, card=card_name(action.code, lang))
     seat = _name(names, action.seat)
@@ -308,23 +336,43 @@ def render_action(
     decision = obs.get("decision", "")
     if verb == "to":
         key = "action.to_display" if decision == "ChooseDestination" else "action.to_player"
+        if decision == "ChooseDestination":
+            attack = obs.get("attack") or {}
+            side = attack.get("side") if isinstance(attack, dict) else None
+            if side in SIDE_NAMES:  # it changes side: it joins the other side there
+                other = side_name(1 - SIDE_NAMES.index(side), lang)
+                return text("action.to_display_side", lang, seat=seat, side=other)
         return text(key, lang, seat=seat)
     choice = obs.get("choice") or {}
     use = choice.get("use", "") if isinstance(choice, dict) else ""
+    code = choice.get("code", "") if isinstance(choice, dict) else ""
+    chosen = kinds.get(code) if isinstance(code, str) else None
     if action.plane < 0:
         side = SIDE_NAMES[action.side]
-        key = f"action.target.attack.{side}" if use == "attack" else f"action.target.{side}"
-        return text(key, lang, seat=seat)
+        if use == "attack":
+            role = chosen.role if chosen is not None else ""
+            key = f"action.target.{role}.{side}"
+            if not has(key, lang):
+                key = f"action.target.attack.{side}"
+            return text(key, lang, seat=seat, other=side_name(1 - action.side, lang))
+        return text(f"action.target.{side}", lang, seat=seat)
     where = place_text(action.seat, action.side, action.plane, action.pos, lang, names)
     if action.pos >= 0:
         old_code = _displayed(obs, action)
         old = card_name(old_code, lang, action.side) if old_code else "?"
+        old += _effect(kinds.get(old_code or ""), action.side, lang)
         key = "neutralise" if use == "neutralise" or decision == "PlaceSeal" else "replace"
+        old_kind = kinds.get(old_code or "")
+        if key == "neutralise" and (old_code == "seal" or (old_kind and old_kind.is_music)):
+            return text("action.target.neutralise", lang, where=where, old=old)
+        if decision == "PlaceSeal":  # a seal on a card that is no music: it replaces it
+            key = "replace"
         return text(f"action.target.{key}", lang, where=where, old=old)
     if decision == "PlaceSeal":
         music = "church" if action.plane == HEAVEN else "metal"
         return text("action.target.seal", lang, where=where, music=text(f"card.{music}", lang))
-    return text("action.target.add", lang, where=where)
+    effect = _effect(chosen, action.side, lang)
+    return text("action.target.add", lang, where=where) + effect
 
 
 def rule_title(rule: str, lang: str) -> str:

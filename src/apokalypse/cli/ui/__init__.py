@@ -24,6 +24,9 @@ Observation = dict[str, Any]
 class GameUI(Protocol):
     """One game's text and drawings for one language (fixed when the adapter is made)."""
 
+    # Event kinds that the running log leaves out because a summary drawing shows them.
+    folded: frozenset[str]
+
     def opening(self, state: GameState) -> list[Event]:
         """Events of ``new_game`` before the first decision (the deal …), shown at the start."""
         ...
@@ -77,6 +80,10 @@ class GameUI(Protocol):
         ...
 
     def help(self) -> str: ...
+
+    def rules(self, topic: str) -> str:
+        """The rules explained: the short rules, or with ``topic`` (a card code) one card's."""
+        ...
 
 
 def make_ui(game: str, config: dict[str, Any], lang: str) -> GameUI:

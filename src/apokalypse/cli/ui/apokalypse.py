@@ -12,21 +12,25 @@ from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
 from apokalypse.games.apokalypse import Action, Config
 from apokalypse.games.apokalypse.actions import BACK
-from apokalypse.games.apokalypse.cards import SIDE_NAMES, parse_deck
+from apokalypse.games.apokalypse.cards import SIDE_NAMES, deck_kinds
 from apokalypse.i18n import render as r
-from apokalypse.i18n import text
+from apokalypse.i18n import rules, text
 
 from . import Observation
 from .apokalypse_board import board, result_view
+from .apokalypse_panel import ride_panel
+from .common import Pause
 
 FULL_BOARD = frozenset({"Turn", "Defence", "PlaceSeal"})  # first steps; follow-ups stay short
 
 
 class UI:
+    folded: frozenset[str] = frozenset({"shelter"})  # the ride panel shows every protection
+
     def __init__(self, config: dict[str, Any], lang: str) -> None:
         self.lang = lang
         # The card texts of the hand listing come from the game's own deck (D-COMP-1).
-        self.kinds = {kind.code: kind for kind in parse_deck(Config.from_json(config).deck_text)}
+        self.kinds = deck_kinds(Config.from_json(config).deck_text)
 
     def opening(self, state: GameState) -> list[Event]:
         return []  # the first decision comes before anything happens
@@ -40,7 +44,7 @@ class UI:
         return r.render_events(events, seat, self.lang, names)
 
     def render_action(self, action: Action, obs: Observation, names: Sequence[str]) -> str:
-        return r.render_action(action, self.lang, obs, names)
+        return r.render_action(action, self.lang, obs, names, self.kinds)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         values: dict[str, Any] = {"name": names[seat]}
@@ -76,7 +80,17 @@ class UI:
     def summaries(
         self, events: Sequence[Event], names: Sequence[str]
     ) -> list[tuple[int, RenderableType]]:
-        return []  # the reckonings read well as log lines
+        """A horseman's ride as a panel after its last event, worth a pause to read."""
+        kinds = [e.kind for e in events]
+        if "ride" not in kinds:
+            return []
+        start = kinds.index("ride")
+        end = len(kinds) - 1
+        for i in range(start, len(kinds)):  # the ride's events end where the game goes on
+            if kinds[i] == "round-start":
+                end = i - 1
+                break
+        return [(end, Pause(ride_panel(events[start : end + 1], self.lang, names)))]
 
     def result_view(self, result: dict[str, Any], names: Sequence[str]) -> RenderableType:
         return result_view(result, self.lang, names)
@@ -93,3 +107,8 @@ class UI:
 
     def help(self) -> str:
         return text("ui.help", self.lang)
+
+    def rules(self, topic: str) -> str:
+        if topic:
+            return rules.card_rules(topic, self.kinds, self.lang)
+        return rules.short_rules(self.lang)

@@ -9,29 +9,54 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from apokalypse.cli.ui.common import recent_panel
-from apokalypse.games.apokalypse.cards import HORSEMAN_VP, PLANE_NAMES, SIDE_NAMES, CardKind
+from apokalypse.cli.ui.common import Packed, recent_panel
+from apokalypse.games.apokalypse.cards import (
+    HORSEMAN_VP,
+    ICON_BITS,
+    ICON_OF_HORSEMAN,
+    PLANE_NAMES,
+    SIDE_NAMES,
+    CardKind,
+)
+from apokalypse.games.apokalypse.forecast import SideForecast, forecast
 from apokalypse.i18n import text
-from apokalypse.i18n.render import card_name, card_short, describe_card, horseman_title, side_name
+from apokalypse.i18n.render import (
+    card_name,
+    card_short,
+    describe_card,
+    horseman_title,
+    side_name,
+)
 
 SIDE_STYLE = {"good": "green", "evil": "red"}
 
 
+def _cell(obs: Mapping[str, Any], seat: int, side: str, plane: str, pos: int, lang: str) -> str:
+    code = obs["displays"][seat][side][plane][pos]
+    front = obs.get("fronts", {}).get(f"p{seat + 1}.{side}.{pos}") if plane == "earth" else None
+    if front is not None:  # a face-down populace the viewer laid: they know its front
+        return f"({card_short(front, lang)})"  # the whole front: it is not played as a side
+    return card_short(code, lang, side)
+
+
 def display_table(obs: Mapping[str, Any], seat: int, lang: str, names: Sequence[str]) -> Table:
-    """One player's display: good positions …2 1 0 | setup | 0 1 2… evil positions."""
+    """One player's display: good positions …2 1 0 | setup | 0 1 2… evil positions, the sides
+    named in the title (not told apart by colour alone)."""
     display = obs["displays"][seat]
     width = {side: max(len(display[side][p]) for p in PLANE_NAMES) for side in SIDE_NAMES}
     mark = " ◀" if obs.get("to_act") == seat else ""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1))
+    title = text(
+        "ui.display_title", lang, good=side_name("good", lang), evil=side_name("evil", lang)
+    )
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1), title=title)
     for pos in reversed(range(width["good"])):
         table.add_column(str(pos), justify="center", style=SIDE_STYLE["good"])
     table.add_column(f"{names[seat]}{mark}", justify="center", style="bold")
@@ -41,22 +66,24 @@ def display_table(obs: Mapping[str, Any], seat: int, lang: str, names: Sequence[
         cells: list[str] = []
         good_row = display["good"][plane]
         for pos in reversed(range(width["good"])):
-            cells.append(card_short(good_row[pos], lang, "good") if pos < len(good_row) else "")
+            cells.append(_cell(obs, seat, "good", plane, pos, lang) if pos < len(good_row) else "")
         cells.append(text(f"setup.{plane}", lang))
         evil_row = display["evil"][plane]
         for pos in range(width["evil"]):
-            cells.append(card_short(evil_row[pos], lang, "evil") if pos < len(evil_row) else "")
+            cells.append(_cell(obs, seat, "evil", plane, pos, lang) if pos < len(evil_row) else "")
         table.add_row(*cells)
     return table
 
 
 def displays(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
     tables = [display_table(obs, q, lang, names) for q in range(obs["players"])]
-    return Columns(tables, padding=(0, 4))
+    return Packed(tables)
 
 
 def _marks(obs: Mapping[str, Any], seat: int, lang: str) -> str:
-    marks = []
+    marks: list[str] = []
+    if "result" in obs:  # over: who passed or starts no longer matters; the result says it all
+        return text("ui.yes", lang) if seat in obs["result"]["winners"] else ""
     if obs.get("startup") == seat:
         marks.append(text("ui.mark.startup", lang))
     if obs["passed"][seat]:
@@ -91,9 +118,10 @@ def status_table(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> Tab
 
 def info_lines(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> list[str]:
     b_deck, k_deck = obs["decks"]
+    info = "ui.info_over" if "result" in obs else "ui.info"  # R-END-1: after Death, no "next"
     lines = [
         text(
-            "ui.info",
+            info,
             lang,
             round=obs["round"],
             horseman=horseman_title(obs["horseman"], lang),
@@ -109,11 +137,66 @@ def info_lines(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> list[
             b_discard=len(obs["discards"][0]),
             k_discard=len(obs["discards"][1]),
             seals=obs["seal_supply"],
+            displayed=sum(  # seals laid as music (R-REWARD-3)
+                row.count("seal")
+                for display in obs["displays"]
+                for side in display.values()
+                for row in side.values()
+            ),
         ),
     ]
     if obs.get("attack"):
         lines.append(text("ui.attack_pending", lang, cards=card_name(obs["attack"]["card"], lang)))
     return lines
+
+
+def forecast_view(
+    obs: Mapping[str, Any], lang: str, names: Sequence[str], kinds: Mapping[str, CardKind]
+) -> RenderableType:
+    """What the next horseman, and Death, would do if they rode now (public: the same for every
+    viewer), with the running count of good and evil populaces that decides the game."""
+    f = forecast(obs, kinds)
+    icon_names = {bit: name for name, bit in ICON_BITS.items()}
+    protects = text("ui.forecast.protects_all", lang)
+    if f.horseman in ICON_OF_HORSEMAN:  # horsemen 1–3 check one icon; Death needs all three
+        icon = text(f"icon.{icon_names[ICON_OF_HORSEMAN[f.horseman]]}", lang)
+        protects = text("ui.forecast.protects", lang, icon=icon)
+    title = text(
+        "ui.forecast.title", lang, horseman=horseman_title(f.horseman, lang), protects=protects
+    )
+    lead = "good" if f.good_populaces > f.evil_populaces else "evil"
+    majority = text(
+        "ui.forecast.majority",
+        lang,
+        good=f.good_populaces,
+        evil=f.evil_populaces,
+        leader=text(f"ui.forecast.lead.{lead}", lang),
+    )
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for key in ("player", "good", "evil", "score", "death"):
+        justify: Literal["left", "right"] = "left" if key == "player" else "right"
+        table.add_column(text(f"ui.forecast.col.{key}", lang), justify=justify)
+
+    def side(s: SideForecast) -> Text:
+        if not s.populaces:
+            return Text("–")
+        shown = Text(f"{s.populaces - s.dead}/{s.populaces}")
+        if s.dead:
+            shown.append(f" ✝{s.dead}", style="red")
+        if s.passed:
+            shown.append(f" (+{s.passed})", style="dim")
+        return shown
+
+    for d in f.displays:
+        death = d.death.good.dead + d.death.evil.dead
+        table.add_row(
+            names[d.seat],
+            side(d.next.good),
+            side(d.next.evil),
+            f"{d.next.score:+d}",
+            f"✝{death}" if death else "–",
+        )
+    return Group(Text(title, style="bold"), table, Text(majority))
 
 
 def hand_panel(
@@ -155,6 +238,8 @@ def board(
     """Everything the viewer may see, top to bottom: counts, displays, recent events, hand."""
     parts: list[RenderableType] = [Text(line) for line in info_lines(obs, lang, names)]
     parts += [status_table(obs, lang, names), displays(obs, lang, names)]
+    if "result" not in obs:  # the game over, nothing rides any more
+        parts.append(forecast_view(obs, lang, names, kinds))
     if recent:
         parts.append(recent_panel(recent, lang))
     if obs.get("seat") is not None:

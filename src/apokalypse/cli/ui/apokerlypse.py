@@ -24,6 +24,8 @@ FULL_BOARD = frozenset({"discard", "stake", "participate", "scoring"})
 
 
 class UI:
+    folded: frozenset[str] = frozenset()  # the round's summary repeats no event
+
     def __init__(self, config: dict[str, Any], lang: str) -> None:
         self.lang = lang
         # The content is public (KD-SETUP-1): every card's effect may be shown to everybody.
@@ -32,6 +34,7 @@ class UI:
         self.reveal: Event | None = None  # this round's revealed hands, for the scoring summary
         self.scores: dict[int, dict[str, Any]] = {}
         self.scored: tuple[int, list[ScoreRow]] | None = None  # the last round's final scoring
+        self.board_shown = False  # whether a question has come with the board yet
 
     def opening(self, state: GameState) -> list[Event]:
         # new_game already dealt, and took round 1's payments and draws (K-ROUND-2).
@@ -72,7 +75,10 @@ class UI:
         return None
 
     def full_board(self, obs: Observation) -> bool:
-        return obs["decision"] in FULL_BOARD
+        # The first question of all comes with the board, whatever it is (a block window can
+        # come before any phase decision): nobody answers without having seen table and hand.
+        first, self.board_shown = not self.board_shown, True
+        return first or obs["decision"] in FULL_BOARD
 
     def board(
         self, obs: Observation, names: Sequence[str], recent: Sequence[str] = ()
@@ -97,7 +103,7 @@ class UI:
     def result_line(self, result: dict[str, Any], names: Sequence[str]) -> str:
         chips = ", ".join(f"{names[q]} {c}" for q, c in enumerate(result["chips"]))
         winners = ", ".join(names[q] for q in result["winners"]) or text("ui.nobody", self.lang)
-        reason = r.t(f"ui.reason.{result['reason']}", self.lang)
+        reason = r.game_over_reason(result, self.lang, names)
         return r.t(
             "ui.result_line",
             self.lang,
@@ -111,4 +117,7 @@ class UI:
         return r.render_refusal(exc, self.lang)
 
     def help(self) -> str:
-        return r.t("ui.help", self.lang)
+        return f"{r.t('ui.help', self.lang)}\n{r.bonus_rule(self.lang)}"
+
+    def rules(self, topic: str) -> str:
+        return r.t("rules.short", self.lang)  # cards are explained on the board and in hand

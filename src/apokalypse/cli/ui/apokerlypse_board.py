@@ -23,6 +23,7 @@ from apokalypse.games.apokerlypse.content import Content
 from apokalypse.games.apokerlypse.poker import CATEGORIES, category_of, evaluate
 from apokalypse.i18n.apokerlypse import (
     ability_of,
+    bonus_rule,
     card_effect,
     card_label,
     category_name,
@@ -31,6 +32,8 @@ from apokalypse.i18n.apokerlypse import (
     effect_values,
     effect_what,
     faction_name,
+    game_over_reason,
+    has_abilities,
     is_red,
     t,
 )
@@ -119,10 +122,15 @@ def mods_text(mods: Mapping[str, Any], lang: str) -> str:
     return "; ".join(parts)
 
 
-def status_table(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> Table:
-    """Public facts per player (secrecy.py: chips, factions, hand sizes, discard piles …)."""
+def status_table(
+    obs: Mapping[str, Any], lang: str, names: Sequence[str], abilities: bool = True
+) -> Table:
+    """Public facts per player (secrecy.py: chips, factions, hand sizes, discard piles …); the
+    action chips only where a faction has an ability to spend them on."""
     mods = [mods_text(m, lang) for m in obs["modifiers"]]
     columns = ["player", "chips", "action", "faction", "hand", "state", "discards"]
+    if not abilities:
+        columns.remove("action")
     if any(mods):
         columns.append("effects")
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -137,7 +145,7 @@ def status_table(obs: Mapping[str, Any], lang: str, names: Sequence[str]) -> Tab
         row: list[str | Text] = [
             Text(name, style="bold" if obs.get("to_act") == q else ""),
             str(obs["chips"][q]),
-            action,
+            *([action] if abilities else []),
             faction_name(obs["factions"][q], lang),
             str(obs["hand_sizes"][q]),
             Text(_state(obs, q, lang), style="" if obs["in_round"][q] else "dim"),
@@ -212,9 +220,14 @@ def hand_panel(
     else:
         category = CATEGORIES[category_of(evaluate([parse_card(c) for c in hand]))]
         lines.append(Text(t("ui.hand_now", lang, category=category_name(category, lang))))
+    lines.append(Text(bonus_rule(lang), style="dim"))
     faction = obs["factions"][seat]
     chips_left = obs["action_chips"][seat]
-    lines.append(Text(t("ui.faction", lang, faction=faction_name(faction, lang), chips=chips_left)))
+    if has_abilities(content, obs["factions"]):
+        line = t("ui.faction", lang, faction=faction_name(faction, lang), chips=chips_left)
+    else:  # action chips are for abilities only (K-SCORE-5)
+        line = t("ui.faction_only", lang, faction=faction_name(faction, lang))
+    lines.append(Text(line))
     ability = ability_of(content, faction)
     if ability is None:
         lines.append(Text(t("ui.no_ability", lang), style="dim"))
@@ -243,7 +256,7 @@ def board(
 ) -> RenderableType:
     """Everything the viewer may see: the round, the players, the scoring, recent events, hand."""
     parts: list[RenderableType] = [*info_lines(obs, lang, names, content)]
-    parts.append(status_table(obs, lang, names))
+    parts.append(status_table(obs, lang, names, has_abilities(content, obs["factions"])))
     rows = revealed_rows(obs)
     if rows:
         parts.append(score_table(rows, t("ui.scores_title", lang, round=obs["round"]), lang, names))
@@ -263,7 +276,7 @@ def result_view(result: Mapping[str, Any], lang: str, names: Sequence[str]) -> P
     for q, held in enumerate(result["chips"]):
         win = t("ui.winner", lang) if q in result["winners"] else ""
         table.add_row(names[q], str(held), Text(win, style="bold"))
-    reason = t(f"ui.reason.{result['reason']}", lang)
+    reason = game_over_reason(result, lang, names)
     return Panel(
         Group(table, Text(reason)),
         title=t("ui.game_over", lang),

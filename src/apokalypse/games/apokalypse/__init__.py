@@ -1,5 +1,5 @@
 """Apokalypse (Henning Poehl, Sphinx Spieleverlag 2008/2009): the rules, as pure functions of a
-seeded state. See ``shared/rules/apokalypse.md`` for the rule ids cited throughout.
+seeded state. See ``docs/rules/apokalypse.md`` for the rule ids cited throughout.
 
 >>> from apokalypse.games.apokalypse import GAME, Config
 >>> state = GAME.new_game(Config(players=4), seed=7)
@@ -24,7 +24,7 @@ __all__ = ["GAME", "Action", "Apokalypse", "Config", "Result", "State", "new_gam
 
 class Apokalypse:
     name = "apokalypse"
-    version = "1"
+    version = "2"  # 2: seals played like music of their row (2009 VI.A.4); ride shelter events
     players = (MIN_PLAYERS, MAX_PLAYERS)
 
     def __init__(self) -> None:

@@ -87,7 +87,11 @@ def _number(text: str) -> int | None:
 def _seat(text: str, whole: str) -> int:
     number = _number(text[1:]) if text.startswith("p") else None
     if number is None or number < 1:
-        raise NotationError(f"{shown(whole)}: {shown(text)} is not a seat (p1, p2, …)")
+        raise NotationError(
+            f"{shown(whole)}: {shown(text)} is not a seat (p1, p2, …)",
+            key="seat",
+            params={"text": shown(whole), "arg": shown(text)},
+        )
     return number - 1
 
 
@@ -96,7 +100,9 @@ def _code(text: str, whole: str) -> str:
     if not is_code(text):
         raise NotationError(
             f"{shown(whole)}: {shown(text)} is not a card code (up to {MAX_CODE_LENGTH} letters,"
-            " digits and / - _ + .)"
+            " digits and / - _ + .)",
+            key="code",
+            params={"text": shown(whole), "arg": shown(text), "max": MAX_CODE_LENGTH},
         )
     return text
 
@@ -105,21 +111,29 @@ def parse_action(text: str) -> Action:
     """Parse the notation above; raises :class:`NotationError` naming what is wrong."""
     words = text.strip().lower().split()
     if not words:
-        raise NotationError("empty action")
+        raise NotationError("empty action", key="empty")
     verb, args = words[0], words[1:]
     if verb not in VERBS:
         raise NotationError(
-            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})"
+            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})",
+            key="verb",
+            params={"text": shown(text), "verb": shown(verb), "verbs": ", ".join(VERBS)},
         )
     want = 0 if verb in _NO_ARG else 2 if verb == "play" else 1
     if len(args) != want:
-        raise NotationError(f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}")
+        raise NotationError(
+            f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}",
+            key="arguments",
+            params={"text": shown(text), "verb": repr(verb), "want": want, "got": len(args)},
+        )
     if verb in _NO_ARG:
         return Action(verb)
     if verb == "play":
         if args[1] not in USES:
             raise NotationError(
-                f"{shown(text)}: unknown use {shown(args[1])} (one of {', '.join(USES)})"
+                f"{shown(text)}: unknown use {shown(args[1])} (one of {', '.join(USES)})",
+                key="use",
+                params={"text": shown(text), "use": shown(args[1]), "uses": ", ".join(USES)},
             )
         return Action("play", _code(args[0], text), args[1])
     if verb in _CODE_ARG:
@@ -132,18 +146,34 @@ def parse_action(text: str) -> Action:
 def _target(place: str, text: str) -> Action:
     parts = place.split(".")
     if not 2 <= len(parts) <= 4:
-        raise NotationError(f"{shown(text)}: a place is p<seat>.<side>[.<plane>[.<position>]]")
+        raise NotationError(
+            f"{shown(text)}: a place is p<seat>.<side>[.<plane>[.<position>]]",
+            key="place",
+            params={"text": shown(text)},
+        )
     seat = _seat(parts[0], text)
     if parts[1] not in SIDE_NAMES:
-        raise NotationError(f"{shown(text)}: side must be good or evil, not {shown(parts[1])}")
+        raise NotationError(
+            f"{shown(text)}: side must be good or evil, not {shown(parts[1])}",
+            key="side",
+            params={"text": shown(text), "side": shown(parts[1])},
+        )
     plane = pos = -1
     if len(parts) >= 3:
         if parts[2] not in PLANE_NAMES:
-            raise NotationError(f"{shown(text)}: plane must be heaven, earth or nether")
+            raise NotationError(
+                f"{shown(text)}: plane must be heaven, earth or nether",
+                key="plane",
+                params={"text": shown(text)},
+            )
         plane = PLANE_NAMES.index(parts[2])
     if len(parts) == 4:
         number = _number(parts[3])
         if number is None:
-            raise NotationError(f"{shown(text)}: position must be a number 0, 1, …")
+            raise NotationError(
+                f"{shown(text)}: position must be a number 0, 1, …",
+                key="position",
+                params={"text": shown(text)},
+            )
         pos = number
     return Action("target", seat=seat, side=SIDE_NAMES.index(parts[1]), plane=plane, pos=pos)

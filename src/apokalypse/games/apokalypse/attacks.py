@@ -60,6 +60,31 @@ def targets(s: State, role: str) -> list[tuple[int, int]]:
     ]
 
 
+def no_target_reason(s: State, role: str) -> tuple[str, str]:
+    """The rule and the reason (none, music, persons, mixed) when an attack of ``role`` has no
+    target at all (R-ATTACK-1).
+
+    With no populace on any side, R-ATTACK-1 itself (basic populaces are never targets).
+    Otherwise every outermost populace is shielded: by music (R-PLAY-17) or, against Ethos
+    change, as an especially good or evil person (R-PLAY-6). One reason for all names its rule;
+    mixed reasons name the rule that shields more of them (music on a tie), with a reason that
+    names both shields."""
+    reasons = [
+        reason
+        for q in range(s.n)
+        for side in (GOOD, EVIL)
+        if (reason := _immune_reason(s, role, q, side)) not in (None, "R-ATTACK-1")
+    ]
+    if not reasons:
+        return "R-ATTACK-1", "none"
+    music, persons = reasons.count("R-PLAY-17"), reasons.count("R-PLAY-6")
+    if not persons:
+        return "R-PLAY-17", "music"
+    if not music:
+        return "R-PLAY-6", "persons"
+    return ("R-PLAY-17" if music >= persons else "R-PLAY-6"), "mixed"
+
+
 def explain_target(s: State, role: str, seat: int, side: int) -> None:
     rule = _immune_reason(s, role, seat, side) or "R-ATTACK-1"
     why = {

@@ -8,6 +8,7 @@ it (its back, its role, the icons on each half, the modifier of each half) lives
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -340,3 +341,9 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
     return CardTable(
         tuple(table), tuple(b_cards), tuple(k_cards), seals, tuple(horsemen), by_code, music
     )
+
+
+def deck_kinds(deck_text: str) -> Mapping[str, CardKind]:
+    """The kinds of card of a deck file's text by code, the seal included: what a viewer needs
+    to read an observation's codes (icons, halves, modifiers)."""
+    return card_table(deck_text, False).kinds_by_code

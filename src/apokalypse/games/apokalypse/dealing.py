@@ -121,6 +121,8 @@ def refill(s: State, number: int) -> list[Event]:
         s.discards[deck].clear()
         if deck == POPULATION:
             s.face_down.clear()  # back into the deck, unseen again
+            for card in fresh:
+                s.laid_by.pop(card, None)
         s.rng.shuffle(fresh)
         pile.extend(fresh)
     return [Event("refill", {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]})]

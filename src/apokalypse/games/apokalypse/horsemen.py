@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from apokalypse.engine.events import Event
 
@@ -48,8 +48,8 @@ def side_protection(s: State, seat: int, side: int) -> tuple[int, int, int, int]
     return music, masks, helmets, pigs
 
 
-def losses(s: State, seat: int, number: int) -> tuple[int, int]:
-    """How many good and evil populaces horseman ``number`` kills in a display.
+def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReckoning]:
+    """How horseman ``number`` strikes a display: protection and deaths per side.
 
     Horsemen 1–3 (R-HORSE-1/2): one icon or one music card protects one populace; surplus
     passes from the good side to the evil side only. Horseman 4 (R-HORSE-4, D-HORSE-1): music
@@ -57,7 +57,7 @@ def losses(s: State, seat: int, number: int) -> tuple[int, int]:
     unused icons pass to the evil side."""
     rows = s.rows[seat]
     owned = frozenset(s.table.kind[c].horseman for c in s.rewards[seat])
-    return deaths(
+    return reckon(
         number,
         len(rows[GOOD * 3 + EARTH]),
         len(rows[EVIL * 3 + EARTH]),
@@ -67,28 +67,63 @@ def losses(s: State, seat: int, number: int) -> tuple[int, int]:
     )
 
 
+def losses(s: State, seat: int, number: int) -> tuple[int, int]:
+    """How many good and evil populaces horseman ``number`` kills in a display."""
+    good, evil = reckoning(s, seat, number)
+    return good.dead, evil.dead
+
+
 Shield = tuple[int, int, int, int] | list[int]  # (music, masks, helmets, pigs)
+
+
+class SideReckoning(NamedTuple):
+    """One side of a display against one horseman: what protects it and who dies.
+
+    ``protection``: how many populaces the side can protect (horsemen 1–3: music plus that
+    horseman's icons; horseman 4: music plus complete sets), the surplus passed from the good
+    side included; ``passed`` is that surplus (evil side only, R-HORSE-2, D-HORSE-1)."""
+
+    populaces: int
+    protection: int
+    passed: int
+    dead: int
+
+
+def reckon(
+    number: int, good_n: int, evil_n: int, good: Shield, evil: Shield, owned: frozenset[int]
+) -> tuple[SideReckoning, SideReckoning]:
+    """The arithmetic of :func:`losses` on counts alone, so that everybody reasoning from public
+    displays (the forecast, a computer player) uses the very same rule. ``owned``: horseman
+    cards the player holds."""
+    if number < LAST_HORSEMAN:  # R-HORSE-1/2
+        index = (MASK, HELMET, PIG).index(ICON_OF_HORSEMAN[number]) + 1
+        shield = good[0] + good[index]
+        surplus = max(0, shield - good_n)
+        own = evil[0] + evil[index]
+        return (
+            SideReckoning(good_n, shield, 0, max(0, good_n - shield)),
+            SideReckoning(evil_n, own + surplus, surplus, max(0, evil_n - own - surplus)),
+        )
+    needed = [h for h in (1, 2, 3) if h not in owned]  # icon k sits at index k (R-HORSE-4)
+    if not needed:  # all three horseman cards: complete protection
+        return SideReckoning(good_n, good_n, 0, 0), SideReckoning(evil_n, evil_n, 0, 0)
+    dead_good, left = _death_side(good_n, list(good), needed)
+    carried = [e + g for e, g in zip(evil, left, strict=True)]
+    dead_evil, _ = _death_side(evil_n, carried, needed)
+    own = evil[0] + min(evil[i] for i in needed)
+    total = carried[0] + min(carried[i] for i in needed)
+    return (
+        SideReckoning(good_n, good[0] + min(good[i] for i in needed), 0, dead_good),
+        SideReckoning(evil_n, total, total - own, dead_evil),
+    )
 
 
 def deaths(
     number: int, good_n: int, evil_n: int, good: Shield, evil: Shield, owned: frozenset[int]
 ) -> tuple[int, int]:
-    """The arithmetic of :func:`losses` on counts alone, so that a player reasoning from public
-    displays (a bot) uses the very same rule. ``owned``: horseman cards the player holds."""
-    if number < LAST_HORSEMAN:
-        index = (MASK, HELMET, PIG).index(ICON_OF_HORSEMAN[number]) + 1
-        shield = good[0] + good[index]
-        dead_good = max(0, good_n - shield)
-        surplus = max(0, shield - good_n)
-        dead_evil = max(0, evil_n - (evil[0] + evil[index] + surplus))
-        return dead_good, dead_evil
-    needed = [h for h in (1, 2, 3) if h not in owned]  # icon k sits at index k
-    if not needed:
-        return 0, 0  # all three horseman cards: complete protection
-    dead_good, left = _death_side(good_n, list(good), needed)
-    carried = [e + g for e, g in zip(evil, left, strict=True)]
-    dead_evil, _ = _death_side(evil_n, carried, needed)
-    return dead_good, dead_evil
+    """How many good and evil populaces die: :func:`reckon`, counts only."""
+    good_side, evil_side = reckon(number, good_n, evil_n, good, evil, owned)
+    return good_side.dead, evil_side.dead
 
 
 def _death_side(populaces: int, shield: list[int], needed: list[int]) -> tuple[int, list[int]]:
@@ -111,7 +146,13 @@ def ride(s: State, drawn: list[int]) -> list[Event]:
     killed = [0] * s.n
     dead_cards: list[int] = []
     for seat in range(s.n):
-        dead = losses(s, seat, number)
+        sides = reckoning(s, seat, number)
+        dead = (sides[0].dead, sides[1].dead)
+        # Public (it follows from the displays): what protected each side, for the reckoning
+        # panel. [populaces, protection, passed from the good side, dead]
+        events.append(
+            Event("shelter", {"seat": seat, "good": list(sides[0]), "evil": list(sides[1])})
+        )
         rows = s.rows[seat]
         for side in (GOOD, EVIL):
             earth = rows[side * 3 + EARTH]
@@ -164,9 +205,11 @@ def _horseman_reward(s: State, number: int, scores: tuple[int, ...]) -> list[Eve
 
 def _seal_reward(s: State) -> list[Event]:
     """R-REWARD-2 / D-REWARD-1: seals to the most populaces, clockwise from the startup player."""
-    best = set(_best([s.populaces(seat) for seat in range(s.n)]))
+    counts = [s.populaces(seat) for seat in range(s.n)]
+    best = set(_best(counts))
     queue = tuple(q for q in ((s.startup + i) % s.n for i in range(s.n)) if q in best)
-    return _next_seal(s, queue)
+    award = Event("seal-award", {"seats": list(queue), "populaces": max(counts)})
+    return [award, *_next_seal(s, queue)]
 
 
 def _next_seal(s: State, queue: tuple[int, ...]) -> list[Event]:
@@ -186,15 +229,25 @@ def _next_seal(s: State, queue: tuple[int, ...]) -> list[Event]:
 
 
 def place_seal(s: State, p: PlaceSeal, action: Action) -> list[Event]:
+    """R-REWARD-3: the seal is added as music, replaces a card that is not music (as hand music
+    would, R-PLAY-10 / R-PLAY-14), or neutralises displayed music (R-PLAY-15); ``action`` is one
+    of :func:`.placement.seal_targets`."""
     seal = s.seal_supply.pop()
     rows = s.rows[action.seat]
     row = rows[action.side * 3 + action.plane]
     args = {"actor": p.player, "seat": action.seat, "side": action.side, "plane": action.plane}
-    if action.pos >= 0:  # neutralise a displayed music card (R-PLAY-15, R-REWARD-3)
+    if action.pos >= 0 and s.table.music[row[action.pos]]:  # neutralise (R-PLAY-15)
         old = row.pop(action.pos)
         s.discard(old)
         s.discard(seal)
         events = [Event("seal-neutralise", {**args, "old": s.code(old)})]
+    elif action.pos >= 0:  # in place of a card that is not music (R-PLAY-10, R-PLAY-14)
+        old = row[action.pos]
+        row[action.pos] = seal
+        s.discard(old)
+        # the same event as a replacement from hand, the seal as the new card
+        replace = {"actor": p.player, "card": s.code(seal), **args, "pos": action.pos}
+        events = [Event("replace", {**replace, "old": s.code(old)})]
     else:
         row.append(seal)
         events = [Event("seal-place", {**args, "pos": len(row) - 1})]

@@ -23,13 +23,11 @@ from .cards import (
     HEAVEN,
     ICON,
     METAL,
-    MUSIC_ROLES,
     NETHER,
     PROTECTION,
     SAINT,
     SEAL,
     VIOLENCE,
-    CardKind,
 )
 from .pending import ChooseGift, ChooseVictim
 
@@ -48,8 +46,17 @@ USES: dict[str, tuple[str, ...]] = {
     VIOLENCE: ("attack",),
     ETHOS_CHANGE: ("attack",),
 }
-# What a music card in hand can neutralise (R-PLAY-15): the other music; seals count as either.
-NEUTRALISES = {METAL: frozenset({CHURCH, SEAL}), CHURCH: frozenset({METAL, SEAL})}
+# R-PLAY-15: displayed music is the music of the row it lies in (a seal in Heaven is Church Music,
+# in the Netherworld Heavy Metal), and only the other music removes it. So each music clears the
+# music of these rows (index side * 3 + plane): Heavy Metal the Heaven rows, Church Music the
+# Netherworld rows, and a seal, which carries both (R-REWARD-3), any of them.
+HEAVEN_ROWS = (GOOD * 3 + HEAVEN, EVIL * 3 + HEAVEN)
+NETHER_ROWS = (GOOD * 3 + NETHER, EVIL * 3 + NETHER)
+NEUTRALISES: dict[str, tuple[int, ...]] = {
+    METAL: HEAVEN_ROWS,
+    CHURCH: NETHER_ROWS,
+    SEAL: tuple(sorted((*HEAVEN_ROWS, *NETHER_ROWS))),
+}
 
 
 def _target(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
@@ -64,9 +71,9 @@ def open_uses(s: State) -> frozenset[str]:
     """One pass over the table: which (use, role group) have at least one legal place now.
 
     Keys: heaven-good, heaven-evil (protection only), nether-good (Netherworld K cards only),
-    nether-evil, neutralise-church (what Heavy Metal hits), neutralise-metal (what Church Music
-    hits). Must agree with :func:`_places`; a property test checks that it does."""
-    kinds = s.table.kind
+    nether-evil, neutralise-heaven (music in a Heaven row: what Heavy Metal hits),
+    neutralise-nether (music in a Netherworld row: what Church Music hits). Must agree with
+    :func:`_places`; a property test checks that it does."""
     is_music = s.table.music.__getitem__
     found: set[str] = set()
     for hg, eg, ng, he, ee, ne in s.rows:
@@ -80,14 +87,10 @@ def open_uses(s: State) -> frozenset[str]:
             found.add("nether-good")
         if len(ne) < len(ee) or music_ne < len(ne):
             found.add("nether-evil")
-        if music_hg or music_ne or any(map(is_music, ng)) or any(map(is_music, he)):
-            for c in (*hg, *ng, *he, *ne):
-                role = kinds[c].role
-                if role in MUSIC_ROLES:
-                    if role != METAL:
-                        found.add("neutralise-church")
-                    if role != CHURCH:
-                        found.add("neutralise-metal")
+        if music_hg or any(map(is_music, he)):
+            found.add("neutralise-heaven")
+        if music_ne or any(map(is_music, ng)):
+            found.add("neutralise-nether")
     return frozenset(found)
 
 
@@ -98,8 +101,8 @@ PLACES_NEEDED: dict[tuple[str, str], tuple[str, ...]] = {
     (METAL, "nether"): ("nether-evil",),
     (DUAL, "nether"): ("nether-good", "nether-evil"),
     (ICON, "nether"): ("nether-good", "nether-evil"),
-    (METAL, "neutralise"): ("neutralise-church",),
-    (CHURCH, "neutralise"): ("neutralise-metal",),
+    (METAL, "neutralise"): ("neutralise-heaven",),
+    (CHURCH, "neutralise"): ("neutralise-nether",),
 }
 
 
@@ -145,21 +148,20 @@ def targets(s: State, code: str, use: str) -> list[Action]:
         from .attacks import targets as attack_targets
 
         return [_target(q, sd) for q, sd in attack_targets(s, kind.role)]
-    return _places(s, kind, use)
+    return _places(s, kind.role, use)
 
 
-def _places(s: State, kind: CardKind, use: str) -> list[Action]:
+def _places(s: State, role: str, use: str) -> list[Action]:
     """Heaven, Netherworld and neutralise places (``open_uses`` is the summary of this)."""
     out: list[Action] = []
-    kinds = s.table.kind
-    role = kind.role
+    music = s.table.music
     for q, rows in enumerate(s.rows):
         hg, eg, ng, he, ee, ne = rows
         if use == "heaven":
             if len(hg) < len(eg):  # R-PLAY-8, good side
                 out.append(_target(q, GOOD, HEAVEN))
             for i, c in enumerate(hg):  # R-PLAY-10: replace, never music
-                if kinds[c].role not in MUSIC_ROLES:
+                if not music[c]:
                     out.append(_target(q, GOOD, HEAVEN, i))
             if role == PROTECTION and len(he) < len(ne):  # R-PLAY-8 evil side, R-PLAY-9
                 out.append(_target(q, EVIL, HEAVEN))
@@ -168,14 +170,13 @@ def _places(s: State, kind: CardKind, use: str) -> list[Action]:
                 out.append(_target(q, GOOD, NETHER))
             if len(ne) < len(ee):  # R-PLAY-12, evil side
                 out.append(_target(q, EVIL, NETHER))
-            for i, c in enumerate(ne):  # R-PLAY-14: replace, never Heavy Metal
-                if kinds[c].role not in MUSIC_ROLES:
+            for i, c in enumerate(ne):  # R-PLAY-14: replace, never music
+                if not music[c]:
                     out.append(_target(q, EVIL, NETHER, i))
-        else:  # neutralise (R-PLAY-15)
-            wanted = NEUTRALISES[role]
-            for r in (0, 2, 3, 5):
+        else:  # neutralise (R-PLAY-15): the other music, by the row it lies in
+            for r in NEUTRALISES[role]:
                 for i, c in enumerate(rows[r]):
-                    if kinds[c].role in wanted:
+                    if music[c]:
                         out.append(_target(q, r // 3, r % 3, i))
     return out
 
@@ -184,6 +185,8 @@ def execute(s: State, player: int, code: str, use: str, action: Action) -> list[
     # A B card played as a populace goes face down: only its player sees which card it was.
     face_down = use in ("good", "evil") and s.table.kinds_by_code[code].back == "B"
     card = s.take_from_hand(player, code, frozenset({player}) if face_down else None)
+    if face_down:
+        s.laid_by[card] = player  # its player keeps seeing its front (R-INFO-2)
     q, side, plane, pos = action.seat, action.side, action.plane, action.pos
     args: dict[str, object]
     rows = s.rows[q]
@@ -268,17 +271,32 @@ def steal(s: State, player: int, victim: int) -> list[Event]:
 
 
 def seal_targets(s: State) -> list[Action]:
-    """R-REWARD-3: as Church Music, as Heavy Metal, or onto any displayed music to neutralise."""
+    """R-REWARD-3: a seal is played like the music cards (2009, VI.A.4.b), so it has every place
+    that Church Music as 'heaven', Heavy Metal as 'nether' or either as 'neutralise' has:
+
+    - added as Church Music over a good populace (R-PLAY-8, R-PLAY-9) or as Heavy Metal under
+      an evil one (R-PLAY-12, R-PLAY-13);
+    - in place of a card that is not music, in good Heaven (R-PLAY-10) or in the evil
+      Netherworld (R-PLAY-14);
+    - onto any displayed music, to neutralise it (R-PLAY-15): it carries both musics.
+
+    A target with a position is a neutralisation when music lies there, else a replacement.
+    The same places as ``_places`` for those three plays, in one pass."""
     out: list[Action] = []
-    kinds = s.table.kind
+    music = s.table.music
     for q, rows in enumerate(s.rows):
         hg, eg, _ng, _he, ee, ne = rows
         if len(hg) < len(eg):
             out.append(_target(q, GOOD, HEAVEN))
         if len(ne) < len(ee):
             out.append(_target(q, EVIL, NETHER))
-        for r in (0, 2, 3, 5):
+        for r in NEUTRALISES[SEAL]:
+            replaceable = r in SEAL_REPLACES
             for i, c in enumerate(rows[r]):
-                if kinds[c].role in MUSIC_ROLES:
+                if replaceable or music[c]:
                     out.append(_target(q, r // 3, r % 3, i))
     return out
+
+
+# Where a seal may take the place of a card that is not music: R-PLAY-10, R-PLAY-14.
+SEAL_REPLACES = frozenset({GOOD * 3 + HEAVEN, EVIL * 3 + NETHER})

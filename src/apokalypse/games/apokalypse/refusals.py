@@ -39,6 +39,14 @@ WRONG_USE_RULE = {
     "neutralise": "R-PLAY-15",
 }
 NO_TARGET_RULE = {"heaven": "R-PLAY-8", "nether": "R-PLAY-12", "neutralise": "R-PLAY-15"}
+NO_ATTACK_TARGET = {  # why an attack has no target (attacks.no_target_reason)
+    "none": "no outermost populace can be attacked now",
+    "music": "every outermost populace has music above or below it",
+    "persons": "every outermost populace is an especially good or evil person, immune to Ethos"
+    " change",
+    "mixed": "every outermost populace is shielded, by music above or below it or as an"
+    " especially good or evil person against Ethos change",
+}
 
 
 def check_play(s: State, player: int, code: str, use: str) -> None:
@@ -79,16 +87,42 @@ def check_play(s: State, player: int, code: str, use: str) -> None:
             key="play.good-needs-gift",
         )
     if use == "attack" and not attack_targets(s, kind.role):
+        from .attacks import no_target_reason
+
+        rule, reason = no_target_reason(s, kind.role)
         raise IllegalAction(
-            "R-ATTACK-1", "no outermost populace can be attacked now", key="attack.no-target"
+            rule,
+            NO_ATTACK_TARGET[reason],
+            key={
+                "none": "attack.no-target",
+                "music": "attack.all-music",
+                "persons": "attack.all-persons",
+                "mixed": "attack.all-shielded",
+            }[reason],
         )
-    if use in NO_TARGET_RULE and not open_uses(s) & set(PLACES_NEEDED[kind.role, use]):
-        raise IllegalAction(
-            NO_TARGET_RULE[use],
-            f"{code!r} has no legal place as {use!r} now",
-            key="play.no-place",
-            params={"card": code, "use": use},
+    if use not in NO_TARGET_RULE:
+        return
+    open_now = open_uses(s)
+    if open_now & set(PLACES_NEEDED[kind.role, use]):
+        return
+    if kind.role == CHURCH and use == "heaven" and "heaven-evil" in open_now:
+        raise IllegalAction(  # R-PLAY-9: Heaven is open, but only over evil populaces
+            "R-PLAY-9",
+            "Church Music goes over good populaces only, and no good Heaven place is open",
+            key="play.church-no-good-place",
         )
+    if kind.role == METAL and use == "nether" and "nether-good" in open_now:
+        raise IllegalAction(  # R-PLAY-13: the Netherworld is open, but only under good populaces
+            "R-PLAY-13",
+            "Heavy Metal goes under evil populaces only, and no evil Netherworld place is open",
+            key="play.metal-no-evil-place",
+        )
+    raise IllegalAction(
+        NO_TARGET_RULE[use],
+        f"{code!r} has no legal place as {use!r} now",
+        key="play.no-place",
+        params={"card": code, "use": use},
+    )
 
 
 def _music(s: State, card: int) -> bool:
@@ -131,18 +165,23 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
     rows = s.rows[action.seat]
     row = rows[action.side * 3 + max(plane, 0)]
     if use == "neutralise":
+        # Dict literals: tests/test_i18n_refusals.py reads each raise's params from the source.
+        if 0 <= action.pos < len(row) and _music(s, row[action.pos]):
+            raise IllegalAction(  # R-PLAY-15: music is the music of its row
+                "R-PLAY-15",
+                f"{place}: music in the {PLANE_NAMES[plane]} row is the same music as {code!r};"
+                " only the other music or a seal removes it",
+                key="play.same-music",
+                params={"card": code, "seat": action.seat, "side": action.side, "plane": plane,
+                        "pos": action.pos},
+            )  # fmt: skip
         raise IllegalAction(
             "R-PLAY-15",
             f"{place} is no music card that {code!r} neutralises",
             key="play.nothing-to-neutralise",
-            params={
-                "card": code,
-                "seat": action.seat,
-                "side": action.side,
-                "plane": plane,
-                "pos": action.pos,
-            },
-        )
+            params={"card": code, "seat": action.seat, "side": action.side, "plane": plane,
+                    "pos": action.pos},
+        )  # fmt: skip
     if action.pos >= 0:
         if action.pos >= len(row):
             raise IllegalAction(

@@ -55,6 +55,21 @@ def _attack(s: State) -> dict[str, Any] | None:
     return {"attacker": attacker, "card": s.code(card), "seat": seat, "side": SIDE_NAMES[side]}
 
 
+def _fronts(s: State, player: int) -> dict[str, str]:
+    """The fronts of the face-down populaces ``player`` laid, by place: ``{"p2.good.1": "m/hp"}``
+    (a player remembers what they played, wherever it has moved since)."""
+    laid = s.laid_by
+    out: dict[str, str] = {}
+    if not laid:
+        return out
+    for q, rows in enumerate(s.rows):
+        for side in (GOOD, EVIL):
+            for pos, card in enumerate(rows[side * 3 + EARTH]):
+                if laid.get(card) == player:
+                    out[f"p{q + 1}.{SIDE_NAMES[side]}.{pos}"] = s.code(card)
+    return out
+
+
 def _discarded(s: State, card: int) -> str:
     """D-INFO-1: a dead populace goes to the discard pile as it lay, face down."""
     return "populace" if card in s.face_down else s.code(card)
@@ -108,6 +123,7 @@ def observation(s: State, player: int | None) -> Observation:
         obs["hand"] = sorted(s.code(c) for c in s.hands[player])
         obs["ethos"] = SIDE_NAMES[s.ethos[player]]
         obs["known"] = knowledge.holdings(s.knowledge[player])
+        obs["fronts"] = _fronts(s, player)
         if pending.player == player and type(pending) in (ChooseTarget, ChooseRecipient):
             obs["choice"] = pending._asdict()
     if over:  # R-END-3: ethos revealed
@@ -155,12 +171,21 @@ def determinize(s: State, player: int, rng: Rng) -> State:
             slots.append((hand, i))
     for pile in d.decks:
         slots += [(pile, i) for i, c in enumerate(pile) if kinds[c].role != HORSEMAN]
-    for rows in d.rows:
+    laid = s.laid_by
+    for rows in d.rows:  # face-down fronts, but those the player laid: they remember them
         for side in (GOOD, EVIL):
             earth = rows[side * 3 + EARTH]
-            slots += [(earth, i) for i, c in enumerate(earth) if kinds[c].back == "B"]
+            slots += [
+                (earth, i)
+                for i, c in enumerate(earth)
+                if kinds[c].back == "B" and laid.get(c) != player
+            ]
     b_discards = d.discards[0]
-    hidden = [(b_discards, i) for i, c in enumerate(b_discards) if c in s.face_down]
+    hidden = [
+        (b_discards, i)
+        for i, c in enumerate(b_discards)
+        if c in s.face_down and laid.get(c) != player
+    ]
     slots += hidden
     for back in ("B", "K"):
         mine = [(row, i) for row, i in slots if kinds[row[i]].back == back]
@@ -168,7 +193,8 @@ def determinize(s: State, player: int, rng: Rng) -> State:
         rng.shuffle(cards)
         for (row, i), card in zip(mine, cards, strict=True):
             row[i] = card
-    d.face_down = {row[i] for row, i in hidden}
+    d.face_down = {row[i] for row, i in hidden} | {c for c in s.face_down if laid.get(c) == player}
+    d.laid_by = {c: q for c, q in s.laid_by.items() if q == player}
     pool = ethos_pool(s.n, s.config.has("V-ETHOS-BALANCED"))
     pool.remove(s.ethos[player])
     rng.shuffle(pool)

@@ -63,6 +63,7 @@ def new_game(config: Config, seed: int) -> State:
     s.table_cards = []
     s.knowledge = [{} for _ in range(n)]
     s.face_down = set()
+    s.laid_by = {}
     s.round = 1
     s.legal_cache = None
     s.moves = 0

@@ -53,6 +53,7 @@ class State:
         "horse_supply",
         "horseman",
         "knowledge",
+        "laid_by",
         "legal_cache",
         "moves",
         "n",
@@ -90,6 +91,7 @@ class State:
     table_cards: list[int]  # an attack card waiting for the defence window (R-ATTACK-4)
     knowledge: list[Known]  # per seat: what it knows of the other hands (knowledge.py)
     face_down: set[int]  # dead populaces lying face down in the B discard pile (D-INFO-1)
+    laid_by: dict[int, int]  # a B card laid face down → the seat that laid it (knows its front)
     round: int
     legal_cache: list[Action] | None  # the last legal_actions(), valid until the next apply
     moves: int  # actions applied so far: a public move counter
@@ -156,6 +158,7 @@ class State:
         s.table_cards = self.table_cards[:]
         s.knowledge = [k.copy() for k in self.knowledge]
         s.face_down = self.face_down.copy()
+        s.laid_by = self.laid_by.copy()
         s.round = self.round
         s.legal_cache = None
         s.moves = self.moves
@@ -411,7 +414,8 @@ def _apply_seal(s: State, p: PlaceSeal, action: Action, checked: bool) -> list[E
         raise IllegalAction(
             "R-REWARD-3",
             "a seal goes as Church Music over a good populace, as Heavy Metal under an evil one,"
-            " or onto a displayed music card to neutralise it",
+            " in place of a card there that is not music, or onto a displayed music card to"
+            " neutralise it",
             key="seal.wrong-place",
         )
     return horsemen.place_seal(s, p, action)

@@ -1,5 +1,5 @@
 """Apokerlypse v1.5 (2–4 players): poker hands, card effects and escalating costs in the
-apocalypse. The rules, as pure functions of a seeded state; ``shared/rules/apokerlypse.md`` holds
+apocalypse. The rules, as pure functions of a seeded state; ``docs/rules/apokerlypse.md`` holds
 the rule ids (K-…, KD-…, KV-…) cited throughout.
 
 >>> from apokalypse.games.apokerlypse import GAME, Config
@@ -33,8 +33,12 @@ Decisions the engine takes where the rules are silent:
 - *Nobody can pay*: costs only rise and nobody can hold more than 48 chips, so once no player can
   pay a round's cost, nobody ever will again. That round is played (everybody short, taking part
   free) and the game ends after it, like K-END-1. This bounds a game to 49 rounds, content or not.
-- *Short for the round*: a player who cannot pay a draw phase (K-SHORT-1) stays short, with a
-  frozen hand, until the round ends; in phase 2 they may stand or drop, not pay.
+- *Short per phase* (K-SHORT-1, "Die Kosten gelten für jede Zieh-Phase separat"): whether a
+  player can pay is decided for each draw phase on its own, with their chips when the phase
+  comes to them. Short, they draw nothing and their hand is frozen for the rest of that phase,
+  its discard step included; phase 2 and the participation of phase 3 decide afresh, so a
+  player short in phase 1 who has the cost by phase 2 may pay and draw. A player who could pay
+  in phase 2 but stands is not short. Each shortage is announced with a ``short`` event.
 - *Who stays*: the last player in the round cannot drop out (somebody takes the pot); a player
   who dropped out is out of reach of effects and their hand is never revealed.
 - *Discard exactly*: a player discards down to the hand limit, one card at a time, not further.
@@ -90,7 +94,7 @@ VARIANTS = {
 
 class Apokerlypse:
     name = "apokerlypse"
-    version = "1"
+    version = "2"  # 2: costs decided per draw phase (K-SHORT-1); game-over names who ran out
     players = (MIN_PLAYERS, MAX_PLAYERS)
 
     def __init__(self) -> None:

@@ -57,15 +57,21 @@ def parse_action(text: str) -> Action:
     """Parse the notation above; raises :class:`NotationError` naming what is wrong."""
     words = text.strip().split()
     if not words:
-        raise NotationError("empty action")
+        raise NotationError("empty action", key="empty")
     verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
         raise NotationError(
-            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})"
+            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})",
+            key="verb",
+            params={"text": shown(text), "verb": shown(verb), "verbs": ", ".join(VERBS)},
         )
     want = 0 if verb in _NO_ARG else 1
     if len(args) != want:
-        raise NotationError(f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}")
+        raise NotationError(
+            f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}",
+            key="arguments",
+            params={"text": shown(text), "verb": repr(verb), "want": want, "got": len(args)},
+        )
     if verb in _NO_ARG:
         return Action(verb)
     arg = args[0]
@@ -73,7 +79,9 @@ def parse_action(text: str) -> Action:
         try:
             return Action(verb, card=parse_card(arg))
         except ValueError as exc:
-            raise NotationError(f"{shown(text)}: {exc}") from None
+            raise NotationError(
+                f"{shown(text)}: {exc}", key="card", params={"text": shown(text), "arg": shown(arg)}
+            ) from None
     return Action(verb, seat=_seat(arg, text))
 
 
@@ -86,5 +94,9 @@ def _seat(arg: str, text: str) -> int:
         or not (digits.isascii() and digits.isdigit())
         or int(digits) < 1
     ):
-        raise NotationError(f"{shown(text)}: {shown(arg)} is not a seat (p1, p2, …)")
+        raise NotationError(
+            f"{shown(text)}: {shown(arg)} is not a seat (p1, p2, …)",
+            key="seat",
+            params={"text": shown(text), "arg": shown(arg)},
+        )
     return int(digits) - 1

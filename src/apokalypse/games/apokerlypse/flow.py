@@ -85,7 +85,7 @@ def reset_round(s: State) -> None:
     s.revealed = False
     s.order = ()
     s.scores = [None] * n
-    s.zero = False
+    s.broke = ()
     # Costs only rise and nobody can hold more than the 48 chips: once nobody can pay, nobody
     # ever will, so this round is the last (the engine's end rule, see the package notes).
     s.last_round = max(s.chips) < s.cost
@@ -99,7 +99,8 @@ def pay(s: State, seat: int, events: list[Event]) -> None:
 
 
 def make_short(s: State, seat: int, events: list[Event]) -> None:
-    """K-SHORT-1: cannot pay the full cost; draws nothing, keeps the hand for the round."""
+    """K-SHORT-1: cannot pay the full cost of this phase when it comes to them; draws nothing,
+    keeps the hand as it is until the phase ends (phase 3: until the scoring is over)."""
     if not s.short[seat]:
         s.short[seat] = True
         events.append(Event("short", {"seat": seat, "chips": s.chips[seat], "cost": s.cost}))
@@ -183,6 +184,11 @@ def _next_step(s: State, step: int, events: list[Event]) -> None:
         scoring.reveal(s, events)
         s.flow = Flow(SCORING, 0)
     else:
+        if step + 1 in (STAKE_2, PARTICIPATE):
+            # K-SHORT-1 / K-ROUND-1: "Die Kosten gelten für jede Zieh-Phase separat". A
+            # shortage lasts for its phase (discard step included); phase 2 and the
+            # participation of phase 3 decide afresh, when they come to each player.
+            s.short = [False] * s.n
         s.flow = Flow(step + 1, 0)
 
 
@@ -329,7 +335,7 @@ def explain_flow(s: State, flow: Flow, action: Action) -> None:
         if s.short[seat]:
             raise IllegalAction(
                 "K-SHORT-1",
-                "you are short this round: your hand stays as it is",
+                "you are short in this draw phase: your hand stays as it is until it ends",
                 key="pay.short",
             )
         raise IllegalAction(

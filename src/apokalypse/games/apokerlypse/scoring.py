@@ -166,4 +166,6 @@ def end_game(s: State, events: list[Event]) -> None:
     reason = "no-chips" if s.zero else "nobody-can-pay"
     s.result_ = Result(winners, tuple(s.chips), s.round, reason)
     s.flow = GameOver()
-    events.append(Event("game-over", s.result_.to_json()))
+    # Who ran out, for the final words (they may have won chips back since: K-END-1's "as soon
+    # as" ends the game all the same).
+    events.append(Event("game-over", {**s.result_.to_json(), "broke": list(s.broke)}))

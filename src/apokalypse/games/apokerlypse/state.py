@@ -37,6 +37,7 @@ class State:
         "ability_used",
         "action_chips",
         "bank",
+        "broke",
         "chips",
         "config",
         "content",
@@ -65,7 +66,6 @@ class State:
         "short",
         "stack",
         "used",
-        "zero",
     )
 
     config: Config
@@ -84,7 +84,7 @@ class State:
     round: int
     dealer: int
     in_round: list[bool]  # False once dropped out (K-ROUND-3/4)
-    short: list[bool]  # K-SHORT-1: could not pay; hand frozen for the rest of the round
+    short: list[bool]  # K-SHORT-1: could not pay this phase; hand frozen until it ends
     used: set[int]  # cards whose effect resolved (or was blocked) this round
     mods: list[Mods]
     known: list[dict[int, int]]  # per seat, then the public: card → the hand it is in
@@ -94,7 +94,7 @@ class State:
     scores: list[ScoreLine | None]
     flow: Flow | GameOver
     stack: list[Frame]
-    zero: bool  # K-END-1: somebody ran out of chips this round
+    broke: tuple[int, ...]  # K-END-1: who ran out of chips this round, in order
     last_round: bool  # nobody could pay this round's cost: the game ends after it
     result_: Result | None
     opening: list[Event]  # what happened inside new_game before the first decision
@@ -107,6 +107,11 @@ class State:
     def move(self) -> int:
         """How many actions have been applied (the observations' ``move``)."""
         return self.moves
+
+    @property
+    def zero(self) -> bool:
+        """K-END-1: somebody ran out of chips this round (the game ends after it)."""
+        return bool(self.broke)
 
     @property
     def cost(self) -> int:
@@ -182,7 +187,7 @@ class State:
         s.scores = self.scores[:]
         s.flow = self.flow
         s.stack = self.stack[:]
-        s.zero = self.zero
+        s.broke = self.broke
         s.last_round = self.last_round
         s.result_ = self.result_
         s.opening = self.opening
@@ -209,8 +214,8 @@ class State:
 
     def take_chips(self, seat: int, amount: int) -> None:
         self.chips[seat] -= amount
-        if self.chips[seat] == 0:
-            self.zero = True  # K-END-1: the game ends after this round
+        if self.chips[seat] == 0 and seat not in self.broke:  # K-END-1: ends after the round
+            self.broke = (*self.broke, seat)
 
 
 # --- dispatch -------------------------------------------------------------------------------

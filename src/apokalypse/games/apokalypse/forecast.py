@@ -1,0 +1,141 @@
+"""The forecast: what the next horseman (and Death) would do if it rode now, from public facts.
+
+Computed from an observation, never from a State, so that every viewer (a person, the browser, a
+computer player) gets the same answer from what they may see: displays, horseman cards owned,
+deck counts, reckoning scores (R-INFO-1). The arithmetic is the rules' own
+(:func:`.horsemen.reckon`), so the forecast and the reckoning can never disagree.
+
+>>> from apokalypse.games.apokalypse import GAME, Config
+>>> from apokalypse.games.apokalypse.cards import deck_kinds
+>>> state = GAME.new_game(Config(players=3), seed=1)
+>>> f = forecast(state.observation(None), deck_kinds(Config(players=3).deck_text))
+>>> f.horseman, f.good_populaces, f.displays[0].next.good.dead
+(1, 0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .cards import (
+    HELMET,
+    HORSEMAN_VP,
+    ICON_OF_HORSEMAN,
+    MASK,
+    MUSIC_ROLES,
+    PIG,
+    SIDE_NAMES,
+    CardKind,
+)
+from .horsemen import LAST_HORSEMAN, SideReckoning, reckon
+
+
+@dataclass(frozen=True)
+class SideForecast:
+    """One side of a display: populaces, protection (surplus from the good side included),
+    ``passed`` (that surplus), and which positions would die (outermost first)."""
+
+    populaces: int
+    protection: int
+    passed: int
+    dying: tuple[int, ...]
+
+    @property
+    def dead(self) -> int:
+        return len(self.dying)
+
+
+@dataclass(frozen=True)
+class Strike:
+    """A display against one horseman."""
+
+    horseman: int
+    good: SideForecast
+    evil: SideForecast
+
+    @property
+    def score(self) -> int:
+        """The reckoning score it would give (R-HORSE-5): survivors minus the dead."""
+        survivors = self.good.populaces + self.evil.populaces - self.good.dead - self.evil.dead
+        return survivors - self.good.dead - self.evil.dead
+
+
+@dataclass(frozen=True)
+class DisplayForecast:
+    seat: int
+    next: Strike  # the next horseman
+    death: Strike  # horseman 4 (Death), with the horseman cards owned now
+
+
+@dataclass(frozen=True)
+class Forecast:
+    horseman: int  # the next horseman, 1–4 (its icon: ICON_OF_HORSEMAN)
+    above: tuple[int, int]  # cards above the next horseman in the B and K decks
+    displays: tuple[DisplayForecast, ...]
+    good_populaces: int  # on the whole table: the end condition (R-END-3)
+    evil_populaces: int
+    totals: tuple[int, ...]  # running totals: reckonings + horseman cards (R-END-2)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def shield(display: Mapping[str, Any], side: str, kinds: Mapping[str, CardKind]) -> list[int]:
+    """(music, masks, helmets, pigs) visible on one side of a display (R-HORSE-1, R-COMP-2)."""
+    s = SIDE_NAMES.index(side)
+    out = [0, 0, 0, 0]
+    for plane in ("heaven", "nether"):
+        for code in display[side][plane]:
+            kind = kinds.get(code)
+            if kind is None:  # a seal (not in a deck file) or an unknown code
+                out[0] += code == "seal"
+                continue
+            if kind.role in MUSIC_ROLES:
+                out[0] += 1
+                continue
+            icons = kind.icons[s]
+            for i, bit in enumerate((MASK, HELMET, PIG), 1):
+                out[i] += 1 if icons & bit else 0
+    return out
+
+
+def _side(r: SideReckoning) -> SideForecast:
+    dying = tuple(range(r.populaces - 1, r.populaces - 1 - r.dead, -1))
+    return SideForecast(r.populaces, r.protection, r.passed, dying)
+
+
+def strike(
+    display: Mapping[str, Any], number: int, owned: Sequence[int], kinds: Mapping[str, CardKind]
+) -> Strike:
+    good_n, evil_n = len(display["good"]["earth"]), len(display["evil"]["earth"])
+    good, evil = shield(display, "good", kinds), shield(display, "evil", kinds)
+    sides = reckon(number, good_n, evil_n, good, evil, frozenset(owned))
+    return Strike(number, _side(sides[0]), _side(sides[1]))
+
+
+def forecast(obs: Mapping[str, Any], kinds: Mapping[str, CardKind]) -> Forecast:
+    """The forecast of an observation (any viewer's, or a spectator's): only public fields are
+    read. ``kinds``: the game's cards by code (:func:`.cards.deck_kinds`)."""
+    number = min(int(obs["horseman"]), LAST_HORSEMAN)
+    owned: list[list[int]] = obs["horseman_cards"]
+    displays = tuple(
+        DisplayForecast(
+            q,
+            strike(d, number, owned[q], kinds),
+            strike(d, LAST_HORSEMAN, owned[q], kinds),
+        )
+        for q, d in enumerate(obs["displays"])
+    )
+    good = sum(len(d["good"]["earth"]) for d in obs["displays"])
+    evil = sum(len(d["evil"]["earth"]) for d in obs["displays"])
+    totals = tuple(
+        sum(row[q] for row in obs["scores"]) + sum(HORSEMAN_VP[h] for h in owned[q])
+        for q in range(obs["players"])
+    )
+    above = (obs["decks"][0]["above_horseman"], obs["decks"][1]["above_horseman"])
+    return Forecast(number, above, displays, good, evil, totals)
+
+
+__all__ = ["ICON_OF_HORSEMAN", "DisplayForecast", "Forecast", "SideForecast", "Strike", "forecast"]
