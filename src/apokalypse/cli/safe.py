@@ -17,6 +17,7 @@ import unicodedata
 from pathlib import Path
 
 from apokalypse.engine.errors import NotationError
+from apokalypse.engine.text import ascii_number
 from apokalypse.i18n import has, text
 
 MAX_DIGITS = 9  # more than any choice list, seat or player count; far below int()'s limit
@@ -55,9 +56,7 @@ def whole_number(text: str) -> int | None:
     >>> whole_number("12"), whole_number("²"), whole_number("1" * 10), whole_number("-1")
     (12, None, None, None)
     """
-    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
-        return int(text)
-    return None
+    return ascii_number(text, MAX_DIGITS)
 
 
 def is_digits(text: str) -> bool:

@@ -18,6 +18,7 @@ from .errors import EngineError, RecordError
 from .events import Event
 from .protocol import Game, GameState
 from .registry import get_game
+from .text import shown
 
 FORMAT = 2  # 2: the events digest starts with the game, version, config and seed
 FORMATS = (1, 2)  # 1: the digest covers the events only; still read, replayed and verified
@@ -26,12 +27,6 @@ MAX_NAME = 200  # the game and version fields
 STALE_SECONDS = 5.0  # a save's temporary lives for milliseconds; older ones were left behind
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp")  # tempfile.mkstemp in save()
-
-
-def _brief(value: Any) -> str:
-    """A value from a file, for an error line: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class EventDigest:
@@ -100,7 +95,7 @@ class GameRecord:
             raise RecordError("a record must be a JSON object")
         if type(data.get("format")) is not int or data["format"] not in FORMATS:
             raise RecordError(
-                f"unsupported record format {_brief(data.get('format'))} (expected 1 or 2)"
+                f"unsupported record format {shown(data.get('format'), 40)} (expected 1 or 2)"
             )
         for name, kind in (("game", str), ("version", str), ("config", dict), ("seed", int)):
             value = data.get(name)

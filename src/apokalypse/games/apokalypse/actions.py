@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from apokalypse.engine.errors import NotationError
+from apokalypse.engine.text import ascii_number, shown
 
-from .cards import MAX_CODE_LENGTH, PLANE_NAMES, SIDE_NAMES, is_code, shown
+from .cards import MAX_CODE_LENGTH, PLANE_NAMES, SIDE_NAMES, is_code
 
 USES = ("good", "evil", "heaven", "nether", "attack", "neutralise")
 _NO_ARG = frozenset({"pass", "decline", "back"})
@@ -77,15 +78,8 @@ DECLINE = Action("decline")
 BACK = Action("back")
 
 
-def _number(text: str) -> int | None:
-    """ASCII digits only (``str.isdigit()`` is also true for '²' and '٣'), at most a few."""
-    if not 0 < len(text) <= MAX_DIGITS or not (text.isascii() and text.isdigit()):
-        return None
-    return int(text)
-
-
 def _seat(text: str, whole: str) -> int:
-    number = _number(text[1:]) if text.startswith("p") else None
+    number = ascii_number(text[1:], MAX_DIGITS) if text.startswith("p") else None
     if number is None or number < 1:
         raise NotationError(
             f"{shown(whole)}: {shown(text)} is not a seat (p1, p2, …)",
@@ -168,7 +162,7 @@ def _target(place: str, text: str) -> Action:
             )
         plane = PLANE_NAMES.index(parts[2])
     if len(parts) == 4:
-        number = _number(parts[3])
+        number = ascii_number(parts[3], MAX_DIGITS)
         if number is None:
             raise NotationError(
                 f"{shown(text)}: position must be a number 0, 1, …",

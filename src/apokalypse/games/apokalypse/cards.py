@@ -16,6 +16,7 @@ from typing import Any
 
 from apokalypse.engine.datafile import MAX_TEXT_BYTES, read_toml
 from apokalypse.engine.errors import ConfigError, DataFileError
+from apokalypse.engine.text import shown
 
 # Sides and planes. A display is six rows: rows[side * 3 + plane].
 GOOD, EVIL = 0, 1
@@ -109,11 +110,6 @@ class CardTable:
 
     def code(self, card: int) -> str:
         return self.kind[card].code
-
-
-def shown(value: str, limit: int = 30) -> str:
-    """``value`` quoted for a one-line message: escapes visible (repr), long text cut short."""
-    return repr(value) if len(value) <= limit else repr(value[:limit]) + "…"
 
 
 def is_code(text: str) -> bool:

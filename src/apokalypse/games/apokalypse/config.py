@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.text import shown
 
-from .cards import DEFAULT_DECK, card_table, check_deck_size, load_deck_text, shown
+from .cards import DEFAULT_DECK, card_table, check_deck_size, load_deck_text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R-SETUP-1
 
@@ -50,7 +51,7 @@ class Config:
         ):
             raise ConfigError(
                 f"R-SETUP-1: Apokalypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
-                f" not {_short(self.players)}"
+                f" not {shown(self.players)}"
             )
         if not isinstance(self.variants, frozenset | set | list | tuple):
             raise ConfigError("variants must be a collection of variant names")
@@ -85,9 +86,3 @@ class Config:
         if not isinstance(deck, str):
             raise ConfigError("config field 'deck' must be text")
         return cls(players=data.get("players", 4), variants=frozenset(variants), deck=deck)
-
-
-def _short(value: object) -> str:
-    """A wrong value for a one-line message: its repr, cut short (a record may hold anything)."""
-    text = repr(value)
-    return text if len(text) <= 30 else text[:30] + "…"

@@ -25,8 +25,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from apokalypse.engine.errors import NotationError
+from apokalypse.engine.text import ascii_number, shown
 
-from .cards import CODES, parse_card, shown
+from .cards import CODES, parse_card
 
 _NO_ARG = ("pay", "stand", "drop", "ability", "done", "allow")
 _CARD_ARG = ("discard", "use", "give", "swap", "block")
@@ -86,17 +87,12 @@ def parse_action(text: str) -> Action:
 
 
 def _seat(arg: str, text: str) -> int:
-    """``p1`` … in ASCII digits (``str.isdigit()`` is also true for '²' and '٣'), at most a few."""
-    digits = arg[1:]
-    if (
-        arg[:1] not in ("p", "P")
-        or not 0 < len(digits) <= MAX_DIGITS
-        or not (digits.isascii() and digits.isdigit())
-        or int(digits) < 1
-    ):
+    """``p1`` …: ASCII digits, at most a few (:func:`~apokalypse.engine.text.ascii_number`)."""
+    number = ascii_number(arg[1:], MAX_DIGITS) if arg[:1] in ("p", "P") else None
+    if number is None or number < 1:
         raise NotationError(
             f"{shown(text)}: {shown(arg)} is not a seat (p1, p2, …)",
             key="seat",
             params={"text": shown(text), "arg": shown(arg)},
         )
-    return int(digits) - 1
+    return number - 1

@@ -9,6 +9,8 @@ text code is rank then suit, as on poker tables: ``"7h"``, ``"Td"``, ``"As"``.
 
 from __future__ import annotations
 
+from apokalypse.engine.text import shown
+
 RANKS = "23456789TJQKA"
 SUITS = "shdc"  # ♠ spades, ♥ hearts, ♦ diamonds, ♣ clubs
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -36,11 +38,6 @@ def suit_of(card: int) -> int:
 
 def code(card: int) -> str:
     return CODES[card]
-
-
-def shown(text: str, limit: int = 30) -> str:
-    """``text`` quoted for a one-line message: escapes visible (repr), long text cut short."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
 
 
 def parse_card(text: str) -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.text import shown
 
 from .content import Content, load_content
 
@@ -39,7 +40,7 @@ class Config:
         ):
             raise ConfigError(
                 f"K-SETUP-1: Apokerlypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
-                f" not {repr(self.players)[:30]}"  # cut short: a record's config may hold anything
+                f" not {shown(self.players)}"  # cut short: a record's config may hold anything
             )
         if not isinstance(self.table, str) or self.table not in TABLES:
             raise ConfigError("KV-TABLE: table must be 'full' or 'short'")

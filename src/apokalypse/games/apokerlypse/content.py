@@ -30,8 +30,9 @@ from typing import Any
 
 from apokalypse.engine.datafile import read_toml
 from apokalypse.engine.errors import DataFileError
+from apokalypse.engine.text import shown
 
-from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit, shown
+from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit
 
 TIMINGS = ("draw", "discard", "final", "any")
 WHO = ("self", "others", "all", "one")
