@@ -19,17 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .cards import (
-    HELMET,
-    HORSEMAN_VP,
-    ICON_OF_HORSEMAN,
-    MASK,
-    MUSIC_ROLES,
-    PIG,
-    SIDE_NAMES,
-    CardKind,
-)
-from .horsemen import LAST_HORSEMAN, SideReckoning, reckon
+from .cards import HORSEMAN_VP, ICON_OF_HORSEMAN, SIDE_NAMES, CardKind
+from .horsemen import LAST_HORSEMAN, SideReckoning, protection, reckon
 
 
 @dataclass(frozen=True)
@@ -82,23 +73,13 @@ class Forecast:
         return asdict(self)
 
 
-def shield(display: Mapping[str, Any], side: str, kinds: Mapping[str, CardKind]) -> list[int]:
-    """(music, masks, helmets, pigs) visible on one side of a display (R-HORSE-1, R-COMP-2)."""
-    s = SIDE_NAMES.index(side)
-    out = [0, 0, 0, 0]
-    for plane in ("heaven", "nether"):
-        for code in display[side][plane]:
-            kind = kinds.get(code)
-            if kind is None:  # a seal (not in a deck file) or an unknown code
-                out[0] += code == "seal"
-                continue
-            if kind.role in MUSIC_ROLES:
-                out[0] += 1
-                continue
-            icons = kind.icons[s]
-            for i, bit in enumerate((MASK, HELMET, PIG), 1):
-                out[i] += 1 if icons & bit else 0
-    return out
+def shield(
+    display: Mapping[str, Any], side: str, kinds: Mapping[str, CardKind]
+) -> tuple[int, int, int, int]:
+    """(music, masks, helmets, pigs) visible on one side of a display (R-HORSE-1, R-COMP-2),
+    counted by the reckoning's own :func:`.horsemen.protection`."""
+    codes = (*display[side]["heaven"], *display[side]["nether"])
+    return protection((kinds[c] for c in codes if c in kinds), SIDE_NAMES.index(side))
 
 
 def _side(r: SideReckoning) -> SideForecast:

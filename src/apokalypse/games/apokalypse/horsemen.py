@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from apokalypse.engine.events import Event
@@ -20,6 +21,7 @@ from .cards import (
     NETHER,
     PIG,
     SEAL,
+    CardKind,
 )
 from .pending import GameOver, PlaceSeal
 
@@ -30,22 +32,27 @@ LAST_HORSEMAN = 4
 MAX_SHARED_REWARD = 3  # R-REWARD-1/2: two or three tied each receive one; more, nobody
 
 
+def protection(kinds: Iterable[CardKind], side: int) -> tuple[int, int, int, int]:
+    """(music, masks, helmets, pigs) that the Heaven and Netherworld cards ``kinds`` show on
+    ``side``: music counts whole, and only the icons of the visible half (R-COMP-2). The
+    reckoning counts a display's cards with it, the forecast an observation's codes."""
+    music = masks = helmets = pigs = 0
+    for kind in kinds:
+        if kind.role in MUSIC_ROLES:
+            music += 1
+            continue
+        icons = kind.icons[side]
+        masks += 1 if icons & MASK else 0
+        helmets += 1 if icons & HELMET else 0
+        pigs += 1 if icons & PIG else 0
+    return music, masks, helmets, pigs
+
+
 def side_protection(s: State, seat: int, side: int) -> tuple[int, int, int, int]:
     """(music, masks, helmets, pigs) visible on one side of a display, Heaven and Netherworld."""
-    kinds = s.table.kind
-    music = masks = helmets = pigs = 0
-    rows = s.rows[seat]
-    for plane in (HEAVEN, NETHER):
-        for card in rows[side * 3 + plane]:
-            kind = kinds[card]
-            if kind.role in MUSIC_ROLES:
-                music += 1
-                continue
-            icons = kind.icons[side]  # only the visible half counts (R-COMP-2)
-            masks += 1 if icons & MASK else 0
-            helmets += 1 if icons & HELMET else 0
-            pigs += 1 if icons & PIG else 0
-    return music, masks, helmets, pigs
+    kinds, rows = s.table.kind, s.rows[seat]
+    cards = (*rows[side * 3 + HEAVEN], *rows[side * 3 + NETHER])
+    return protection((kinds[c] for c in cards), side)
 
 
 def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReckoning]:

@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.rng import Rng, check_seed
 
-from .cards import BETWEEN_HORSEMEN, HAND_START, card_table, check_deck_size
+from .cards import BETWEEN_HORSEMEN, HAND_START, card_table
 from .config import Config
 from .pending import Turn
 from .secrecy import ethos_pool
 from .state import State
 
 
-def _build_deck(cards: list[int], horsemen: tuple[int, ...], back: str) -> list[int]:
-    """R-SETUP-5, bottom first: horseman 4, six cards, 3, six, 2, six, 1, the rest on top."""
-    need = BETWEEN_HORSEMEN * 3
-    if len(cards) < need:
-        raise ConfigError(
-            f"R-SETUP-5: the {back} deck needs at least {need} cards after dealing,"
-            f" it has {len(cards)}"
-        )
+def _build_deck(cards: list[int], horsemen: tuple[int, ...]) -> list[int]:
+    """R-SETUP-5, bottom first: horseman 4, six cards, 3, six, 2, six, 1, the rest on top.
+    The config refused a deck too small for this (``cards.check_deck_size``)."""
     deck = [horsemen[3]]
     for number in (3, 2, 1):
         deck += cards[:BETWEEN_HORSEMEN]
@@ -32,7 +26,6 @@ def new_game(config: Config, seed: int) -> State:
     rng = Rng(check_seed(seed))
     n = config.players
     table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
-    check_deck_size(table, n)  # R-SETUP-4/5, before dealing (the config checked it already)
     s = State.__new__(State)
     s.config, s.table, s.n, s.rng = config, table, n, rng
     pool = ethos_pool(n, config.has("V-ETHOS-BALANCED"))  # R-SETUP-3
@@ -47,8 +40,8 @@ def new_game(config: Config, seed: int) -> State:
             for hand in s.hands:
                 hand.append(pile.pop())
     s.decks = [
-        _build_deck(b_cards, table.horsemen[0], "B"),
-        _build_deck(k_cards, table.horsemen[1], "K"),
+        _build_deck(b_cards, table.horsemen[0]),
+        _build_deck(k_cards, table.horsemen[1]),
     ]
     s.rows = [[[] for _ in range(6)] for _ in range(n)]  # R-SETUP-2
     s.discards = [[], []]
