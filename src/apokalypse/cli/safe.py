@@ -16,9 +16,7 @@ import shlex
 import unicodedata
 from pathlib import Path
 
-from apokalypse.engine.errors import NotationError
 from apokalypse.engine.text import ascii_number
-from apokalypse.i18n import has, text
 
 MAX_DIGITS = 9  # more than any choice list, seat or player count; far below int()'s limit
 
@@ -78,16 +76,6 @@ def is_number_like(text: str) -> bool:
     if "." in part or not (whole or part):
         return False
     return all(p == "" or p.isdigit() for p in (whole, part))
-
-
-def notation_message(exc: NotationError, game: str, lang: str) -> str:
-    """A :class:`NotationError` in ``lang``: the catalog's ``<game>.notation.<key>`` or shared
-    ``notation.<key>`` filled with its parameters, else the English message."""
-    if exc.key is not None:
-        for key in (f"{game}.notation.{exc.key}", f"notation.{exc.key}"):
-            if has(key, lang):
-                return text(key, lang, **exc.params)
-    return str(exc)
 
 
 def program_name(argv0: str, cwd: Path) -> str:

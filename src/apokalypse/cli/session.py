@@ -30,14 +30,13 @@ from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import EventDigest, GameRecord
 from apokalypse.engine.registry import get_game
-from apokalypse.i18n import seat_names, text
+from apokalypse.i18n import notation_reason, seat_names, text
 
 from .safe import (
     MAX_DIGITS,
     command_line,
     is_digits,
     is_number_like,
-    notation_message,
     printable,
     program_name,
     whole_number,
@@ -302,7 +301,7 @@ class Session:
             try:
                 action = self.game.parse_action(cmd)
             except NotationError as exc:
-                message = notation_message(exc, self.record.game, self.lang)
+                message = notation_reason(exc, self.record.game, self.lang)
                 return self.refuse(text("ui.error.notation", self.lang, message=message))
             except ValueError as exc:  # a parser's own slip ('to p²'): still only a typo here
                 return self.refuse(text("ui.error.notation", self.lang, message=f"{cmd!r}: {exc}"))

@@ -13,13 +13,31 @@ class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 
 
-class IllegalAction(EngineError):
+class Explained(EngineError):
+    """An error whose reason can be translated: ``message`` is the English reason (what logs and
+    tests read), ``key`` and ``params`` say the same for the catalogs, which hold a template
+    under the key with ``{param}`` placeholders (:mod:`apokalypse.i18n` fills them in); without
+    a key the English message is shown."""
+
+    def __init__(
+        self,
+        shown: str,
+        message: str,
+        key: str | None = None,
+        params: Mapping[str, ParamValue] | None = None,
+    ) -> None:
+        super().__init__(shown)
+        self.message = message
+        self.key = key
+        # A copy, typed read-only: the caller's dict may be reused, and a reason never changes.
+        self.params: Mapping[str, ParamValue] = dict(params or {})
+
+
+class IllegalAction(Explained):
     """An action the rules forbid. The state is left untouched.
 
-    ``message`` is the English reason (what ``str()`` shows, and what logs and tests read).
-    ``key`` and ``params`` say the same for translation: the catalogs hold ``refusal.<key>``
-    (``<game>.refusal.<key>`` for a game with its own catalog) with ``{param}`` placeholders,
-    which :mod:`apokalypse.i18n` fills in; without a key the English message is shown.
+    ``str()`` is the rule id and the English reason; the catalogs hold the reason under
+    ``refusal.<key>`` (``<game>.refusal.<key>`` for a game with its own catalog).
 
     >>> str(IllegalAction("R-PLAY-8", "evil Heaven needs a Netherworld card below"))
     'R-PLAY-8: evil Heaven needs a Netherworld card below'
@@ -37,12 +55,8 @@ class IllegalAction(EngineError):
         key: str | None = None,
         params: Mapping[str, ParamValue] | None = None,
     ) -> None:
-        super().__init__(f"{rule}: {message}")
+        super().__init__(f"{rule}: {message}", message, key, params)
         self.rule = rule
-        self.message = message
-        self.key = key
-        # A copy, typed read-only: the caller's dict may be reused, and a refusal never changes.
-        self.params: Mapping[str, ParamValue] = dict(params or {})
 
     def __reduce__(self) -> tuple[object, ...]:
         # Exceptions pickle by their args; this one's constructor takes (rule, message) and two
@@ -61,12 +75,9 @@ class ProtocolError(EngineError):
     exist, ``observation(-1)`` …)."""
 
 
-class NotationError(EngineError):
-    """Action text that does not parse.
-
-    ``str()`` is the English message; ``key`` and ``params`` say the same for translation, as
-    for :class:`IllegalAction`: the catalogs hold ``notation.<key>`` (``<game>.notation.<key>``
-    for a game's own words) with ``{param}`` placeholders. Without a key the message is shown.
+class NotationError(Explained):
+    """Action text that does not parse. ``str()`` is the English message; the catalogs hold it
+    under ``notation.<key>`` (``<game>.notation.<key>`` for a game's own words).
 
     >>> exc = NotationError("'x': unknown verb 'x'", key="verb", params={"verb": "'x'"})
     >>> str(exc), exc.key, dict(exc.params)
@@ -80,10 +91,7 @@ class NotationError(EngineError):
         key: str | None = None,
         params: Mapping[str, ParamValue] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.key = key
-        self.params: Mapping[str, ParamValue] = dict(params or {})
+        super().__init__(message, message, key, params)
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild_notation, (self.message, self.key, dict(self.params)))

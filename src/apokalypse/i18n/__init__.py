@@ -16,12 +16,18 @@ a game's own file ``<game>.<lang>.toml`` is read under the prefix ``<game>.``
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from apokalypse.engine.errors import ConfigError, IllegalAction, ParamValue
+from apokalypse.engine.errors import (
+    ConfigError,
+    Explained,
+    IllegalAction,
+    NotationError,
+    ParamValue,
+)
 
 LANGS = ("en", "de")
 DEFAULT_LANG = "en"
@@ -103,7 +109,9 @@ __all__ = [
     "catalog",
     "check_lang",
     "has",
+    "notation_reason",
     "plural",
+    "reason",
     "refusal",
     "refusal_reason",
     "seat_names",
@@ -116,21 +124,14 @@ __all__ = [
 RefusalValues = Callable[[Mapping[str, ParamValue], str], Mapping[str, Any]]
 
 
-def refusal_reason(
-    exc: IllegalAction, lang: str, key_prefix: str = "", values: RefusalValues | None = None
+def reason(
+    exc: Explained, lang: str, keys: Sequence[str], values: RefusalValues | None = None
 ) -> str:
-    """The specific reason of a refusal in ``lang``: the catalog's ``<prefix>refusal.<key>``
-    filled with the exception's parameters (through ``values``), or the engine's English
-    message when the exception has no key or the catalog no entry for it.
-
-    >>> exc = IllegalAction("R-END-1", "the game is over", key="game.over")
-    >>> refusal_reason(exc, "de"), refusal_reason(IllegalAction("R-END-1", "over"), "de")
-    ('das Spiel ist zu Ende', 'over')
-    """
-    if exc.key is None:
-        return exc.message
-    key = f"{key_prefix}refusal.{exc.key}"
-    if not has(key, lang):
+    """The reason of an :class:`~apokalypse.engine.errors.Explained` error in ``lang``: the first
+    of ``keys`` the catalog has, filled with the exception's parameters (through ``values``), or
+    the engine's English message when the exception has no key or the catalog no entry."""
+    key = next((k for k in keys if has(k, lang)), None) if exc.key is not None else None
+    if key is None:
         return exc.message
     try:
         filled = values(exc.params, lang) if values is not None else exc.params
@@ -139,6 +140,25 @@ def refusal_reason(
         # in progress; the English reason still says what is wrong (the tests catch the bug).
         return exc.message
     return text(key, lang, **filled)
+
+
+def refusal_reason(
+    exc: IllegalAction, lang: str, key_prefix: str = "", values: RefusalValues | None = None
+) -> str:
+    """The specific reason of a refusal in ``lang``: the catalog's ``<prefix>refusal.<key>``
+    (see :func:`reason`).
+
+    >>> exc = IllegalAction("R-END-1", "the game is over", key="game.over")
+    >>> refusal_reason(exc, "de"), refusal_reason(IllegalAction("R-END-1", "over"), "de")
+    ('das Spiel ist zu Ende', 'over')
+    """
+    return reason(exc, lang, [f"{key_prefix}refusal.{exc.key}"], values)
+
+
+def notation_reason(exc: NotationError, game: str, lang: str) -> str:
+    """Action text that does not parse, in ``lang``: the game's own ``<game>.notation.<key>``,
+    else the shared ``notation.<key>`` (see :func:`reason`)."""
+    return reason(exc, lang, [f"{game}.notation.{exc.key}", f"notation.{exc.key}"])
 
 
 def refusal(
