@@ -19,7 +19,7 @@ import typer
 
 from apokalypse.engine.errors import ConfigError, EngineError, RecordError
 from apokalypse.engine.events import Event
-from apokalypse.engine.record import GameRecord, replay, start
+from apokalypse.engine.record import GameRecord, apply_recorded, replay, start
 from apokalypse.engine.registry import get_game
 
 from .safe import printable
@@ -118,10 +118,7 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
         print(f"#{0:<4} {printable(line)}")
     digest = record.new_digest()
     for i, text in enumerate(record.actions, 1):
-        try:
-            events = state.apply(game.parse_action(text))
-        except EngineError as exc:
-            raise RecordError(f"action #{i} {text!r}: {exc}") from None
+        events = apply_recorded(game, state, i, text)
         digest.add(events)
         for line in _lines(events, viewer, lang, names, render):
             print(f"#{i:<4} {printable(line)}")

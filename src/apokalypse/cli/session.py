@@ -25,10 +25,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from apokalypse.engine.errors import EngineError, IllegalAction, NotationError, RecordError
+from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import Game, GameState
-from apokalypse.engine.record import EventDigest, GameRecord
+from apokalypse.engine.record import EventDigest, GameRecord, apply_recorded
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n import notation_reason, seat_names, text
 
@@ -179,10 +179,7 @@ class Session:
             bot = self.bots.get(seat)
             if bot is not None:
                 bot.choose(self.state.observation(seat), list(legal))
-            try:
-                events = self.state.apply(self.game.parse_action(text_))
-            except EngineError as exc:
-                raise RecordError(f"action #{i} {text_!r}: {exc}") from None
+            events = apply_recorded(self.game, self.state, i, text_)
             self.digest.add(events)
             self.log.extend(events)
             self.note(events)
@@ -277,26 +274,21 @@ class Session:
                 self.say(f"· {entry}")
             return False
         back = self.ui.back_action(obs)
-        lowest = 0 if back is not None else 1  # 0 takes back the first step
-        if is_digits(cmd):  # ASCII only: '²' passes str.isdigit() but is no choice
-            number = whole_number(cmd)
-            if number is None:  # more digits than any list has choices
-                shown = f"{cmd[:MAX_DIGITS]}…"
+        if is_number_like(cmd):  # a choice's number, or meant as one ('-1', '1.5')
+            number = whole_number(cmd)  # ASCII digits, a few: '²' is none
+            if number == 0 and back is not None:  # 0 takes back the first step
+                action = back
+            elif number is not None and 1 <= number <= len(legal):
+                action = legal[number - 1]
+            else:
+                # more digits than any list has choices are cut; anything else is shown as typed
+                shown: int | str = number if number is not None else cmd
+                if number is None and is_digits(cmd):
+                    shown = f"{cmd[:MAX_DIGITS]}…"
+                lowest = 0 if back is not None else 1
                 return self.refuse(
                     text("ui.error.number", self.lang, n=shown, min=lowest, max=len(legal))
                 )
-            if number == 0 and back is not None:
-                legal = [back, *legal]
-                number = 1
-            elif not 1 <= number <= len(legal):
-                return self.refuse(
-                    text("ui.error.number", self.lang, n=number, min=lowest, max=len(legal))
-                )
-            action = legal[number - 1]
-        elif is_number_like(cmd):  # '-1', '1.5': meant as a choice, not as notation
-            return self.refuse(
-                text("ui.error.number", self.lang, n=cmd, min=lowest, max=len(legal))
-            )
         else:
             try:
                 action = self.game.parse_action(cmd)

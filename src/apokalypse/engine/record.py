@@ -223,16 +223,22 @@ def start(record: GameRecord) -> tuple[Game, GameState]:
         raise RecordError(f"record config: {exc}") from None
 
 
+def apply_recorded(game: Game, state: GameState, number: int, text: str) -> list[Event]:
+    """Apply a record's action ``number`` (1, 2, …), given as ``text``; a :class:`RecordError`
+    names it when it does not parse or the rules refuse it. Every replay goes through here."""
+    try:
+        return state.apply(game.parse_action(text))
+    except EngineError as exc:
+        raise RecordError(f"action #{number} {text!r}: {exc}") from None
+
+
 def replay(record: GameRecord) -> Replay:
     """Re-apply every action; raises :class:`RecordError` naming the first one that fails."""
     game, state = start(record)
     digest = record.new_digest()
     all_events: list[list[Event]] = []
-    for i, text in enumerate(record.actions):
-        try:
-            events = state.apply(game.parse_action(text))
-        except EngineError as exc:
-            raise RecordError(f"action #{i + 1} {text!r}: {exc}") from None
+    for i, text in enumerate(record.actions, 1):
+        events = apply_recorded(game, state, i, text)
         digest.add(events)
         all_events.append(events)
     return Replay(game, state, all_events, digest.hexdigest())

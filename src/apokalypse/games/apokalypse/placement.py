@@ -57,6 +57,9 @@ NEUTRALISES: dict[str, tuple[int, ...]] = {
     CHURCH: NETHER_ROWS,
     SEAL: tuple(sorted((*HEAVEN_ROWS, *NETHER_ROWS))),
 }
+# Where a seal may take the place of a card that is not music, as music from hand may (R-PLAY-10,
+# R-PLAY-14): good Heaven and evil Netherworld.
+SEAL_REPLACES = frozenset({GOOD * 3 + HEAVEN, EVIL * 3 + NETHER})
 
 
 def _target(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
@@ -296,7 +299,3 @@ def seal_targets(s: State) -> list[Action]:
                 if replaceable or music[c]:
                     out.append(_target(q, r // 3, r % 3, i))
     return out
-
-
-# Where a seal may take the place of a card that is not music: R-PLAY-10, R-PLAY-14.
-SEAL_REPLACES = frozenset({GOOD * 3 + HEAVEN, EVIL * 3 + NETHER})
