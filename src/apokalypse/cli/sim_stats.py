@@ -138,8 +138,8 @@ class Summary:
     errors: int = 0
     decisions: int = 0
     bots: dict[str, list[int]] = field(default_factory=dict)  # name -> [seats, score, wins]
-    first_errors: list[str] = field(default_factory=list)  # of the lowest game indices
     stats: GameStats = field(init=False)
+    # (game index, line) of the errors of the lowest game indices, at most FIRST_ERRORS
     _errors: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -166,7 +166,10 @@ class Summary:
         self._errors.append((index, line))
         self._errors.sort()
         del self._errors[FIRST_ERRORS:]
-        self.first_errors = [text for _, text in self._errors]
+
+    @property
+    def first_errors(self) -> list[str]:
+        return [line for _, line in self._errors]
 
     def to_json(self, seconds: float, args: dict[str, Any]) -> dict[str, Any]:
         key = self.stats.score

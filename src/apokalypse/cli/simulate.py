@@ -28,7 +28,7 @@ from apokalypse.bots import bots_for, make_bot
 from apokalypse.bots.runner import Playout, play_out
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.protocol import Game, GameConfig
-from apokalypse.engine.record import EventDigest, GameRecord, remove_stale_temporaries
+from apokalypse.engine.record import GameRecord, remove_stale_temporaries
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT, Rng, check_seed
 
@@ -115,7 +115,11 @@ def run_game(task: Task) -> Outcome:
     game = get_game(task.game)
     config = game.config_from_options(task.players, task.variants, task.cards)
     bots = [make_bot(name, bot_seed(task.seed, q), task.game) for q, name in enumerate(task.bots)]
-    out = Playout(digest=EventDigest.of(game.name, game.version, config.to_json(), task.seed))
+    # ``meta`` is the record's free-form part (replay ignores it): who played, and why the game
+    # stopped early if it did.
+    record = GameRecord(game.name, game.version, config.to_json(), task.seed)
+    record.meta = {"bots": list(task.bots), "index": task.index}
+    out = Playout(digest=record.new_digest())
     result: dict[str, Any] | None = None
     error: str | None = None
     try:
@@ -125,25 +129,15 @@ def run_game(task: Task) -> Outcome:
         result = res.to_json() if res is not None else None
     except Exception as exc:  # counted as an error, see the docstring
         error = f"{type(exc).__name__}: {exc}"
-    record = None
-    if task.keep_actions:
-        # ``meta`` is the record's free-form part (replay ignores it): who played, and why the
-        # game stopped early if it did.
-        meta: dict[str, Any] = {"bots": list(task.bots), "index": task.index}
-        if error is not None:
-            meta["error"] = error
-        record = GameRecord(
-            game=game.name,
-            version=game.version,
-            config=config.to_json(),
-            seed=task.seed,
-            actions=out.actions,
-            events_sha256=out.digest.hexdigest(),
-            result=result,
-            meta=meta,
-        )
+        record.meta["error"] = error
+    record.actions, record.events_sha256, record.result = (
+        out.actions,
+        out.digest.hexdigest(),
+        result,
+    )
+    kept = record if task.keep_actions else None
     return Outcome(
-        task.index, task.seed, task.players, task.bots, len(out.actions), result, error, record
+        task.index, task.seed, task.players, task.bots, len(out.actions), result, error, kept
     )
 
 
