@@ -26,6 +26,7 @@ from apokalypse.games.apokerlypse import GAME as POKER
 from apokalypse.games.apokerlypse.actions import parse_action as poker_parse
 from apokalypse.i18n import LANGS, catalog, has, seat_names
 from apokalypse.i18n import apokerlypse as poker_text
+from tests import commands
 from tests.test_cli_play import ALWAYS_FIRST, LAUNCH, play
 from tests.test_cli_robustness import CLI, answer, cli, new_session, one_line_error
 
@@ -158,19 +159,9 @@ def test_resume_hint_is_a_whole_command_on_its_own_line(tmp_path):
         'sys.argv[0] = "apokalypse"', f"sys.argv[0] = {str(tmp_path / '.venv/bin/apokalypse')!r}"
     )
     save = "my saves/a game saved with a rather long name to make it wrap.json"
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "80", "NO_COLOR": "1"}
     args = ["play", "-p", "2", "--bots", "random", "--seed", "4", "--save", save]
-    run = subprocess.run(
-        [sys.executable, "-c", launch, *args],
-        input="1\nquit\n",
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    command = [sys.executable, "-c", launch, *args]
+    run = commands.run(command, cwd=tmp_path, stdin="1\nquit\n", columns=80)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert f".venv/bin/apokalypse play --resume '{save}'" in lines, run.stdout[-800:]

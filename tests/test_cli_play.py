@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import shlex
 import subprocess
@@ -16,7 +15,7 @@ from rich.console import Console
 
 from apokalypse.cli.session import Session
 from apokalypse.engine.record import GameRecord, replay
-from tests import builders
+from tests import builders, commands
 
 # Run the real command line. If the computer players are not installed yet, a stand-in that
 # picks a random legal action is put in their place, inside this test process tree only.
@@ -42,17 +41,8 @@ ALWAYS_FIRST = "1\n" * 5000  # pass on a turn, decline a defence, first place fo
 
 def play(tmp_path: Path, args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """``apokalypse play <args>`` in ``tmp_path`` (relative save paths land there)."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120", "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-c", LAUNCH, "play", *shlex.split(args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-        check=False,
+    return commands.run(
+        [sys.executable, "-c", LAUNCH, "play", *shlex.split(args)], cwd=tmp_path, stdin=stdin
     )
 
 

@@ -23,24 +23,13 @@ from rich.text import Text
 from apokalypse.cli.session import Session
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
+from tests import commands
 
-# ``python -m`` runs the module's own entry point, as the installed ``apokalypse`` script does.
-CLI = [sys.executable, "-m", "apokalypse.cli.main"]
+CLI = commands.CLI
 
 
 def cli(*args: str, cwd: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120", "NO_COLOR": "1"}
-    return subprocess.run(
-        [*CLI, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return commands.run([*CLI, *args], cwd=cwd, stdin=stdin)
 
 
 def one_line_error(run: subprocess.CompletedProcess[str], code: int = 2) -> str:

@@ -5,27 +5,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from apokalypse.engine.record import GameRecord
+from tests import commands
 from tests.test_cli_play import ALWAYS_FIRST, play
 
 SEED = 918273645546372819  # long and distinctive: it cannot appear on screen by chance
 
 
 def replay_cmd(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "apokalypse.cli.main", "replay", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
+    return commands.run([*commands.CLI, "replay", *args], cwd=tmp_path)
 
 
 @pytest.mark.parametrize("humans", ["1", "1,2"])
