@@ -14,7 +14,7 @@ from rich.console import Console
 
 from apokalypse.cli.ui import make_ui
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import GAME, Config, parse_action
+from apokalypse.games.apokalypse import GAME, Config, State, parse_action
 from apokalypse.games.apokalypse.cards import deck_kinds
 from apokalypse.games.apokalypse.forecast import forecast
 from apokalypse.i18n.render import render_action
@@ -23,6 +23,16 @@ from tests.test_cli_play import ALWAYS_FIRST, play
 
 GAMES = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KINDS = deck_kinds(Config().deck_text)
+
+
+def played(players: int, seed: int, steps: int | None = None) -> State:
+    """A game after ``steps`` uniformly random decisions (None: to its end)."""
+    s = GAME.new_game(Config(players=players), seed)
+    rng = Rng(seed)
+    while not s.is_over and (steps is None or s.move < steps):
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+    return s
 
 
 @GAMES
@@ -51,11 +61,7 @@ def test_r_horse_1_r_horse_2_r_horse_4_the_forecast_is_what_the_horseman_does(n,
 
 
 def test_the_forecast_reads_public_facts_only():
-    s = GAME.new_game(Config(players=4), 9)
-    rng = Rng(9)
-    for _ in range(150):
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
+    s = played(4, 9, 150)
     views = [forecast(s.observation(q), KINDS) for q in (None, 0, 1, 2, 3)]
     assert all(v == views[0] for v in views)
     scores = [sum(row[q] for row in s.scores) for q in range(4)]
@@ -94,11 +100,7 @@ def test_r_info_2_a_player_sees_the_fronts_of_the_populaces_they_laid():
 
 
 def test_the_board_names_its_sides_and_fits_six_players_in_80_columns():
-    s = GAME.new_game(Config(players=6), 5)
-    rng = Rng(5)
-    for _ in range(200):
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
+    s = played(6, 5, 200)
     ui = make_ui("apokalypse", s.config.to_json(), "en")
     screen = _screen(ui.board(s.observation(0), [f"p{q + 1}" for q in range(6)]))
     assert screen.count("good | evil") == 6
@@ -164,11 +166,7 @@ def test_a_horseman_rides_as_a_panel_with_a_pause(tmp_path: Path):
 
 def test_r_end_1_the_board_of_a_finished_game_says_it_is_over():
     """No "next: Horseman 4" once Death has ridden; the winners are marked, not who passed."""
-    s = GAME.new_game(Config(players=3), 4)
-    rng = Rng(4)
-    while not s.is_over:
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
+    s = played(3, 4)
     ui = make_ui("apokalypse", s.config.to_json(), "en")
     screen = _screen(ui.board(s.observation(0), ["p1", "p2", "p3"]))
     assert screen.startswith("Game over: Horseman 4 (Death) rode in round")
