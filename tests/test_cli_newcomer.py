@@ -25,9 +25,9 @@ from apokalypse.games.apokalypse.actions import parse_action as apo_parse
 from apokalypse.games.apokerlypse import GAME as POKER
 from apokalypse.games.apokerlypse.actions import parse_action as poker_parse
 from apokalypse.i18n import LANGS, catalog, has, seat_names
-from apokalypse.i18n import apokerlypse as poker_text
+from apokalypse.i18n.apokerlypse import render as poker_text
 from tests import commands
-from tests.test_cli_play import ALWAYS_FIRST, LAUNCH, play
+from tests.apokalypse.test_cli_play import ALWAYS_FIRST, LAUNCH, play
 from tests.test_cli_robustness import CLI, answer, cli, new_session, one_line_error
 
 

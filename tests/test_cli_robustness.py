@@ -299,9 +299,10 @@ def test_the_last_possible_seed_is_still_a_seed():
 # real command (worker processes are forked, so they have it too).
 WITH_BROKEN_BOT = """
 import sys
-from apokalypse.bots import BOTS
+from apokalypse.bots.apokalypse import BOTS
 class Broken:
     name = "broken"
+    blind = False
     def __init__(self, seed):
         self.calls = 0
     def choose(self, observation, legal):

@@ -11,7 +11,7 @@ import pytest
 
 from apokalypse.engine.record import GameRecord
 from tests import commands
-from tests.test_cli_play import ALWAYS_FIRST, play
+from tests.apokalypse.test_cli_play import ALWAYS_FIRST, play
 
 SEED = 918273645546372819  # long and distinctive: it cannot appear on screen by chance
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from apokalypse.bots import BOTS
+from apokalypse.bots.apokalypse import BOTS
 from apokalypse.cli.replay import _difference
 from apokalypse.cli.simulate import parse_players, run_game, run_simulate
 from apokalypse.engine.errors import ConfigError
@@ -118,6 +118,7 @@ class Broken:
     """A bot that answers nonsense on its third decision."""
 
     name = "broken"
+    blind = False
 
     def __init__(self, seed: int) -> None:
         self.calls = 0

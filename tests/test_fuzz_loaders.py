@@ -194,7 +194,8 @@ def content_documents(draw: st.DrawFn) -> dict[str, Any]:
         table = draw(st.sampled_from([doc["content"], doc["card"], doc["card"][code], faction,
                                       faction["ability"]]))  # fmt: skip
         field = draw(st.sampled_from([*EFFECT_FIELDS, "action_chips", "ability"]) | texts)
-        table[field] = draw(field_values)
+        if isinstance(table, dict):  # an earlier round may have replaced it by a plain value
+            table[field] = draw(field_values)
     return doc
 
 

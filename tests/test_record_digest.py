@@ -7,12 +7,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from apokalypse.bots.random_bot import RandomBot
-from apokalypse.bots.runner import Playout, play_out
 from apokalypse.cli.replay import _difference
+from apokalypse.engine.match import Match, play_out
 from apokalypse.engine.record import EventDigest, GameRecord
 from apokalypse.engine.registry import get_game
 
@@ -21,9 +22,10 @@ def finished(game_name: str, variants: list[str], seed: int = 4) -> GameRecord:
     game = get_game(game_name)
     config = game.config_from_options(3, variants, None)
     record = GameRecord(game.name, game.version, config.to_json(), seed)
-    out = Playout(digest=record.new_digest())
     state = game.new_game(config, seed)
-    play_out(state, [RandomBot(seed + q) for q in range(3)], out)
+    out: Match[Any, Any] = play_out(
+        state, [RandomBot(seed + q) for q in range(3)], record.new_digest()
+    )
     record.actions = out.actions
     record.events_sha256 = out.digest.hexdigest()
     assert state.result is not None

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import GAME, Config, State, parse_action
 from apokalypse.games.apokerlypse.cards import DECK_SIZE, parse_card
+from apokalypse.games.apokerlypse.config import TableName
 from apokalypse.games.apokerlypse.flow import advance, reset_round
 from apokalypse.games.apokerlypse.pending import DRAW_1, Flow
 from apokalypse.games.apokerlypse.state import TOTAL_CHIPS
@@ -21,7 +22,7 @@ def new(
     players: int = 2,
     seed: int = 0,
     content: str = "plain",
-    table: str = "full",
+    table: TableName = "full",
     bonus_cap: bool = False,
 ) -> State:
     return GAME.new_game(Config(players, table, bonus_cap, content), seed)

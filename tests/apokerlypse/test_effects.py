@@ -3,7 +3,7 @@ secrecy of what effects show (a peek, a card taken, given or swapped)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import State
@@ -45,7 +45,7 @@ def through(s: State, discards: Sequence[str]) -> list[Event]:
     return events
 
 
-def score_of(events: Sequence[Event], seat: int) -> dict[str, object]:
+def score_of(events: Sequence[Event], seat: int) -> Mapping[str, object]:
     return next(e.args for e in of_kind(events, "score") if e.args["seat"] == seat)
 
 

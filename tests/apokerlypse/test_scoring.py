@@ -332,7 +332,7 @@ def test_kv_table_and_kv_bonus_cap_are_config_switches() -> None:
     assert Config.from_json(config.to_json()) == config
     assert Config().base_points == FULL and not Config().bonus_cap
     with pytest.raises(ConfigError, match="KV-TABLE"):
-        Config(table="medium")
+        Config(table="medium")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="KV-BONUS-CAP"):
         Config.from_json({"bonus_cap": "yes"})
     with pytest.raises(ConfigError, match="unknown field"):

@@ -1,70 +1,51 @@
 """Computer players for every game. ``make_bot("heuristic", seed, "apokerlypse")`` builds one.
 
-The random player plays any game the engine knows; the heuristic players are per game.
+The random player (:mod:`.random_bot`) plays any game the engine knows; a game's own players live
+in its folder here, ``bots/<game>/``, whose ``BOTS`` names them. A game without a folder has the
+random player only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.match import Player
 from apokalypse.engine.registry import game_names
 
-from .base import BaseBot, Bot, Observation
-from .heuristic import HeuristicBot
+from .base import BaseBot, PlayerFactory
 from .random_bot import RandomBot
 
 __all__ = [
-    "BOTS",
-    "GAME_BOTS",
     "BaseBot",
-    "Bot",
-    "HeuristicBot",
-    "Observation",
+    "Player",
+    "PlayerFactory",
     "RandomBot",
     "bot_names",
     "bots_for",
     "make_bot",
 ]
 
-BotFactory = Callable[[int], Bot[Any]]
 
-# Apokalypse's players; kept under its old name (the simulate tests patch it).
-BOTS: dict[str, BotFactory] = {
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
-}
-
-
-def _apokerlypse_heuristic(seed: int) -> Bot[Any]:
-    # Imported on first use: it loads the Apokerlypse rules (and builds the poker tables),
-    # which an Apokalypse game or simulation never needs.
-    from .apokerlypse import HeuristicBot as ApokerlypseHeuristicBot
-
-    return ApokerlypseHeuristicBot(seed)
-
-
-GAME_BOTS: dict[str, dict[str, BotFactory]] = {
-    "apokalypse": BOTS,
-    "apokerlypse": {"random": RandomBot, "heuristic": _apokerlypse_heuristic},
-}
-
-
-def bots_for(game: str) -> dict[str, BotFactory]:
-    """The players of ``game`` by name; a registered game without its own has the random one."""
+def bots_for(game: str) -> dict[str, PlayerFactory]:
+    """The players of ``game`` by name: the random player and the game's own."""
     if game not in game_names():
         raise ConfigError(f"unknown game {game!r} (known: {', '.join(game_names())})")
-    return GAME_BOTS.get(game, {"random": RandomBot})
+    try:
+        own: dict[str, PlayerFactory] = import_module(f"{__name__}.{game}").BOTS
+    except ModuleNotFoundError:
+        own = {}
+    return {"random": RandomBot, **own}
 
 
 def bot_names(game: str = "apokalypse") -> list[str]:
     return sorted(bots_for(game))
 
 
-def make_bot(name: str, seed: int, game: str = "apokalypse") -> Bot[Any]:
-    """A fresh bot for ``game`` (bots may remember things within one game: build one per seat
-    per game)."""
+def make_bot(name: str, seed: int, game: str = "apokalypse") -> Player[Any, Any]:
+    """A fresh player for ``game`` (players may remember things within one game: build one per
+    seat per game)."""
     known = bots_for(game)
     factory = known.get(name.strip().lower())
     if factory is None:

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from apokalypse.engine.rng import Rng
 
-from .base import BaseBot, Observation
+from .base import BaseBot
 
 A = TypeVar("A")
 
@@ -21,5 +21,5 @@ class RandomBot(BaseBot):
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, observation: Observation, legal: Sequence[A]) -> A:
+    def choose(self, observation: object, legal: Sequence[A]) -> A:
         return self.rng.choice(list(legal))

@@ -14,11 +14,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.match import Player
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.record import GameRecord, remove_stale_temporaries, start
 from apokalypse.engine.registry import get_game
@@ -26,7 +28,7 @@ from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, text
 
 from .safe import whole_number
-from .session import Bot, Session
+from .session import Session
 
 RECENT_LINES = 8  # how much of a resumed game's log to repeat
 
@@ -47,7 +49,7 @@ def parse_humans(spec: str, players: int) -> frozenset[int]:
     return frozenset(seats)
 
 
-def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int, Bot]:
+def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int, Player[Any, Any]]:
     """Computer players for ``seats``; ``spec`` is a name or a comma list given out in turn."""
     if not seats:
         return {}
@@ -56,7 +58,7 @@ def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int
         factory = importlib.import_module("apokalypse.bots").make_bot
     except (ImportError, AttributeError):
         raise ConfigError("computer players are not available (apokalypse.bots.make_bot)") from None
-    bots: dict[int, Bot] = {}
+    bots: dict[int, Player[Any, Any]] = {}
     for i, seat in enumerate(sorted(seats)):
         name = names[i % len(names)]
         try:
@@ -175,15 +177,13 @@ def run_play(
         bots=make_bots(bots, bot_seats, record.seed, record.game),
         echo=not sys.stdin.isatty(),
     )
-    opening = session.ui.opening(state)
-    session.log.extend(opening)
-    session.note(opening)  # the opening is not in the digest: replays do not produce it either
+    opening = session.start()
     if saved is not None:
         recorded = saved.events_sha256
         session.catch_up(saved.actions)  # a RecordError names the first action that fails
-        if recorded not in (None, session.digest.hexdigest()):
+        if recorded not in (None, session.match.digest.hexdigest()):
             console.print(Text(text("ui.digest_mismatch", lang), style="yellow"))
-    record.events_sha256 = session.digest.hexdigest()
+    record.events_sha256 = session.match.digest.hexdigest()
     remove_stale_temporaries(path)  # what a save killed mid-write left beside it
     if saved is not None:  # with the new seats, players and language (and maybe a new path)
         record.save(path)
@@ -193,7 +193,7 @@ def run_play(
     welcome = text(
         "ui.welcome",
         lang,
-        game=text(f"game.{record.game}", lang),
+        game=text(f"{record.game}.name", lang),
         players=n,
         humans=seats,
         bots=bots if bot_seats else text("ui.nobody", lang),

@@ -11,7 +11,7 @@ happened before the first decision (an Apokerlypse deal) is numbered #0.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +88,7 @@ def _older_rules(record: GameRecord) -> str:
     return f" (recorded with version {printable(record.version)} of the rules, this is {version})"
 
 
-def _short(result: dict[str, Any] | None) -> str:
+def _short(result: Mapping[str, object] | None) -> str:
     """A result in one line, whatever the game puts in it."""
     if result is None:
         return "none (game not over)"
@@ -114,7 +114,7 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
     if record.meta.get("error"):  # written by `simulate` for a game that failed
         print(f"note: the game stopped early: {printable(str(record.meta['error']))}")
     # Event texts come from the record (a custom deck's card names): escaped like the rest.
-    for line in _lines(ui.opening(state), viewer, lang, names, render):
+    for line in _lines(list(state.opening), viewer, lang, names, render):
         print(f"#{0:<4} {printable(line)}")
     digest = record.new_digest()
     for i, text in enumerate(record.actions, 1):

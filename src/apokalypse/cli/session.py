@@ -18,17 +18,18 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
+from apokalypse.engine.errors import IllegalAction, NotationError
 from apokalypse.engine.events import Event
+from apokalypse.engine.match import Match, Player
 from apokalypse.engine.protocol import Game, GameState
-from apokalypse.engine.record import EventDigest, GameRecord, apply_recorded
+from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n import notation_reason, seat_names, text
 
@@ -53,10 +54,6 @@ RECENT_LINES = 12
 LOG_LINES = 40
 
 
-class Bot(Protocol):
-    def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any: ...
-
-
 class Quit(Exception):  # a signal to leave the loop, not an error
     """Leave the game loop; the record is already saved."""
 
@@ -69,7 +66,7 @@ class Session:
     record: GameRecord
     path: Path
     humans: frozenset[int]
-    bots: dict[int, Bot]
+    bots: dict[int, Player[Any, Any]]
     log: list[Event] = field(default_factory=list)
     echo: bool = False
     seen_upto: dict[int, int] = field(default_factory=dict)  # hot-seat: log seen per person
@@ -77,13 +74,13 @@ class Session:
     screen_owner: int | None = None
     asked: tuple[int, str, int] | None = None  # the last question: seat, decision, actions so far
     resumed: bool = False  # a resumed game's save exists before its first action here
-    digest: EventDigest = field(init=False)
+    match: Match[Any, Any] = field(init=False)  # the loop shared with the simulator
     game: Game = field(init=False)
     ui: GameUI = field(init=False)
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
-        self.digest = self.record.new_digest()
+        self.match = Match(self.state, self.bots, self.record.new_digest())
         self.game = get_game(self.record.game)
         self.ui = make_ui(self.record.game, self.record.config, self.lang)
         self.players = int(self.state.observation(None)["players"])
@@ -155,10 +152,10 @@ class Session:
                     self.human_turn(seat)
                 else:
                     self.queue.clear()  # answers typed ahead belong to the person only
-                    self.bot_turn(seat)
+                    self.bot_turn()
         except Quit as stop:
             self.say(str(stop))
-            if not (self.record.actions or self.resumed):  # nothing was saved: no file either
+            if not (self.match.actions or self.resumed):  # nothing was saved: no file either
                 self.say(text("ui.nothing_saved", self.lang), "dim")
                 return
             self.say(text("ui.saved", self.lang, path=self.path))
@@ -167,59 +164,36 @@ class Session:
             return
         self.finish()
 
+    def start(self) -> list[Event]:
+        """The opening (what happened before the first decision), told to the computer
+        players and kept in the log."""
+        opening = self.match.start()
+        self.log.extend(opening)
+        self.ui.note(opening)
+        return opening
+
     def catch_up(self, actions: Sequence[str]) -> None:
-        """Play a saved game's actions again, from the start, before it goes on.
-
-        The computer players are asked at their seats as in the game itself and their answers
-        thrown away (the recorded action is applied): their random streams and memories end up
-        where they were, so a resumed game continues exactly as the uninterrupted one would."""
-        for i, text_ in enumerate(actions, 1):
-            seat = self.state.to_act
-            legal = self.state.legal_actions()
-            bot = self.bots.get(seat)
-            if bot is not None:
-                bot.choose(self.state.observation(seat), list(legal))
-            events = apply_recorded(self.game, self.state, i, text_)
-            self.digest.add(events)
+        """Play a saved game's actions again, from the start, before it goes on (the computer
+        players are asked again at their seats: see :meth:`Match.catch_up`)."""
+        for events in self.match.catch_up(self.game, actions):
             self.log.extend(events)
-            self.note(events)
+            self.ui.note(events)
+        self.record.actions = self.match.actions
 
-    def commit(self, action: Any, events: list[Event]) -> None:
-        """Record, save (atomically), log and show one applied action."""
-        self.record.actions.append(str(action))
-        self.digest.add(events)
-        self.record.events_sha256 = self.digest.hexdigest()
+    def commit(self, events: list[Event]) -> None:
+        """Save (atomically), log and show one action the match applied."""
+        self.record.actions = self.match.actions
+        self.record.events_sha256 = self.match.digest.hexdigest()
         result = self.state.result
         if result is not None:
             self.record.result = result.to_json()
         self.record.save(self.path)
         self.log.extend(events)
-        self.note(events)
+        self.ui.note(events)
         self.stream(events)
 
-    def note(self, events: Sequence[Event]) -> None:
-        """Keep what later prompts need, and tell the computer players what their seat saw."""
-        self.ui.note(events)
-        if not events:
-            return
-        for seat, bot in self.bots.items():
-            observe = getattr(bot, "observe", None)  # optional in the bot interface
-            if observe is not None:
-                observe([event.view(seat) for event in events])
-
-    def bot_turn(self, seat: int) -> None:
-        obs = self.state.observation(seat)
-        legal = self.state.legal_actions()
-        action = self.bots[seat].choose(obs, list(legal))
-        if isinstance(action, str):  # tolerate a bot that answers in notation
-            action = self.game.parse_action(action)
-        try:
-            events = self.state.apply(action)
-        except IllegalAction as exc:
-            raise EngineError(
-                f"the computer player at p{seat + 1} chose {action}, which the rules refuse ({exc})"
-            ) from None
-        self.commit(action, events)
+    def bot_turn(self) -> None:
+        self.commit(self.match.play_turn()[1])
 
     def human_turn(self, seat: int) -> None:
         obs = self.state.observation(seat)
@@ -230,15 +204,15 @@ class Session:
             # Nothing to decide, and nobody else looks at this screen: do not ask. (Hot-seat
             # still hands the keyboard over, or the handovers would tell who can defend.)
             self.say(formality, "dim")
-            self.commit(legal[0], self.state.apply(legal[0]))
+            self.commit(self.match.apply(legal[0]))
             return
         fresh = self.hot_seat and self.screen_owner != seat
         if fresh:
             self.handover(seat)
         # A second answer to the same question in a row (the next card to discard) needs no
         # second board: the choices show what changed.
-        follow_up = self.asked == (seat, obs["decision"], len(self.record.actions) - 1)
-        self.asked = (seat, obs["decision"], len(self.record.actions))
+        follow_up = self.asked == (seat, obs["decision"], len(self.match.actions) - 1)
+        self.asked = (seat, obs["decision"], len(self.match.actions))
         if fresh or (self.ui.full_board(obs) and not follow_up):
             self.show_board(seat, obs, names)
         self.show_choices(seat, obs, legal, names)
@@ -298,10 +272,10 @@ class Session:
             except ValueError as exc:  # a parser's own slip ('to p²'): still only a typo here
                 return self.refuse(text("ui.error.notation", self.lang, message=f"{cmd!r}: {exc}"))
         try:  # the engine is the judge: it names the rule a refused action breaks
-            events = self.state.apply(action)
+            events = self.match.apply(action)
         except IllegalAction as exc:
             return self.refuse(self.ui.refusal(exc))
-        self.commit(action, events)
+        self.commit(events)
         return True
 
     def refuse(self, why: str) -> bool:

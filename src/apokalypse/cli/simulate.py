@@ -25,8 +25,8 @@ from types import FrameType
 from typing import Any
 
 from apokalypse.bots import bots_for, make_bot
-from apokalypse.bots.runner import Playout, play_out
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.match import Match
 from apokalypse.engine.protocol import Game, GameConfig
 from apokalypse.engine.record import GameRecord, remove_stale_temporaries
 from apokalypse.engine.registry import get_game
@@ -119,25 +119,26 @@ def run_game(task: Task) -> Outcome:
     # stopped early if it did.
     record = GameRecord(game.name, game.version, config.to_json(), task.seed)
     record.meta = {"bots": list(task.bots), "index": task.index}
-    out = Playout(digest=record.new_digest())
     result: dict[str, Any] | None = None
     error: str | None = None
+    match: Match[Any, Any] | None = None
     try:
-        state = game.new_game(config, task.seed)
-        play_out(state, bots, out)
-        res = state.result
+        match = Match(game.new_game(config, task.seed), dict(enumerate(bots)), record.new_digest())
+        match.start()
+        match.play_out()
+        res = match.state.result
         result = res.to_json() if res is not None else None
     except Exception as exc:  # counted as an error, see the docstring
         error = f"{type(exc).__name__}: {exc}"
         record.meta["error"] = error
-    record.actions, record.events_sha256, record.result = (
-        out.actions,
-        out.digest.hexdigest(),
-        result,
-    )
+    if match is not None:  # the actions up to a failure: the record replays to it
+        record.actions, record.events_sha256 = match.actions, match.digest.hexdigest()
+    else:
+        record.events_sha256 = record.new_digest().hexdigest()
+    record.result = result
     kept = record if task.keep_actions else None
     return Outcome(
-        task.index, task.seed, task.players, task.bots, len(out.actions), result, error, kept
+        task.index, task.seed, task.players, task.bots, len(record.actions), result, error, kept
     )
 
 

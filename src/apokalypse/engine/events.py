@@ -7,19 +7,23 @@ card. Rules code only builds events; text is rendered from ``kind`` through mess
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
+
+# An event's arguments: JSON-ready values, never changed once the event is made.
+Args = Mapping[str, Any]
 
 
 class EventView(NamedTuple):
     kind: str
-    args: dict[str, Any]
+    args: Args
     seen: bool  # True when this view includes the secret part
 
 
 class Event(NamedTuple):
     kind: str
-    args: dict[str, Any]
-    secret: dict[str, Any] | None = None
+    args: Args
+    secret: Args | None = None
     seen_by: frozenset[int] = frozenset()
 
     def view(self, player: int | None) -> EventView:

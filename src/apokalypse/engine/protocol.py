@@ -2,13 +2,18 @@
 
 Everything above ``games/`` talks to a game only through these two protocols, so a new game plugs
 into the terminal, the simulator and the bots without changes there.
+
+Both are generic in the game's action type ``A`` and observation type ``O`` (and ``Game`` in its
+config ``C``): an Apokalypse state is a ``GameState[apokalypse.Action, apokalypse.Observation]``.
+Code that runs any game writes plain ``GameState`` / ``Game``, which means ``[Any, Any]``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Self
 
+from .compat import TypeVar
 from .errors import ProtocolError
 from .events import Event
 from .rng import Rng
@@ -30,6 +35,10 @@ class ActionValue(Protocol):
     def __hash__(self) -> int: ...
 
 
+A = TypeVar("A", bound=ActionValue, default=Any)  # the game's action type
+O_co = TypeVar("O_co", bound=Mapping[str, object], default=Any, covariant=True)  # observation
+
+
 class GameResult(Protocol):
     @property
     def winners(self) -> tuple[int, ...]: ...
@@ -37,10 +46,16 @@ class GameResult(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
-class GameState(Protocol):
+class GameState(Protocol[A, O_co]):
     @property
     def move(self) -> int:
         """How many actions have been applied since ``new_game`` (public)."""
+        ...
+
+    @property
+    def opening(self) -> Sequence[Event]:
+        """What happened inside ``new_game`` before the first decision (a deal …), as events;
+        every player is shown them before the first decision."""
         ...
 
     @property
@@ -49,11 +64,14 @@ class GameState(Protocol):
     def is_over(self) -> bool: ...
     @property
     def result(self) -> GameResult | None: ...
-    def legal_actions(self) -> Sequence[Any]: ...
-    def apply(self, action: Any) -> list[Event]: ...
-    def clone(self) -> GameState: ...
-    def observation(self, player: int | None) -> dict[str, Any]: ...
-    def determinize(self, player: int, rng: Rng) -> GameState: ...
+    def legal_actions(self) -> Sequence[A]: ...
+    def apply(self, action: A) -> list[Event]: ...
+    def clone(self) -> Self: ...
+    def observation(self, player: int | None) -> O_co:
+        """What ``player`` may know now (None: a spectator); the one secrecy boundary."""
+        ...
+
+    def determinize(self, player: int, rng: Rng) -> Self: ...
 
 
 class GameConfig(Protocol):
@@ -62,18 +80,19 @@ class GameConfig(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
-class Game(Protocol):
+C = TypeVar("C", bound=GameConfig, default=Any)  # the game's config type
+
+
+class Game(Protocol[A, O_co, C]):
     name: str
     version: str
     players: tuple[int, int]  # fewest and most players
     variants: dict[str, str]  # variant name → what it does, for --variant and the docs
 
-    def config_from_json(self, data: Any) -> GameConfig: ...
-    def config_from_options(
-        self, players: int, variants: Sequence[str], cards: str | None
-    ) -> GameConfig:
+    def config_from_json(self, data: object) -> C: ...
+    def config_from_options(self, players: int, variants: Sequence[str], cards: str | None) -> C:
         """A config from command-line options; ``cards`` is a deck/content file's text."""
         ...
 
-    def new_game(self, config: Any, seed: int) -> GameState: ...
-    def parse_action(self, text: str) -> Any: ...
+    def new_game(self, config: C, seed: int) -> GameState[A, O_co]: ...
+    def parse_action(self, text: str) -> A: ...

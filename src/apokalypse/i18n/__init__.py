@@ -1,14 +1,17 @@
 """Message catalogs (English and German) for everything a person reads.
 
-The rules never build sentences: they emit events with a ``kind`` and arguments, and this package
-turns them into text (:mod:`.render` for Apokalypse, :mod:`.apokerlypse` for Apokerlypse). The
+The rules never build sentences: they emit events with a ``kind`` and arguments, and each game's
+subpackage turns them into text (:mod:`.apokalypse.render`, :mod:`.apokerlypse.render`). The
 catalogs are TOML files shipped in the package, loaded once and flattened to dotted keys:
-``en.toml`` / ``de.toml`` hold the shared terminal texts and Apokalypse's (``event.pass.public``);
-a game's own file ``<game>.<lang>.toml`` is read under the prefix ``<game>.``
-(``apokerlypse.event.pay.public``), so two games can both have a ``deal`` event.
+``en.toml`` / ``de.toml`` here hold what every game shares (the terminal game's texts,
+``ui.nobody``); each game's folder holds its own ``<game>/<lang>.toml``, read under the prefix
+``<game>.`` (``apokalypse.event.pass.public``, ``apokerlypse.event.pay.public``), so two games
+can both have a ``deal`` event. A new game's folder with its catalogs is found by itself.
 
->>> text("ui.yes", "de")
-'ja'
+>>> text("ui.nobody", "de")
+'niemand'
+>>> text("apokalypse.side.evil", "de")
+'böse'
 >>> plural("count.card", 2, "en")
 '2 cards'
 """
@@ -38,6 +41,8 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None
         name = f"{prefix}{key}"
         if isinstance(value, Mapping):
             _flatten(value, name + ".", out)
+        elif name in out:  # a shared table named like a game would hide the game's texts
+            raise ValueError(f"catalog key {name!r} is defined twice")
         elif isinstance(value, str):
             out[name] = value
         else:  # a catalog holds text only; a number here is a typo in the file
@@ -46,15 +51,18 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None
 
 @cache
 def catalog(lang: str) -> Mapping[str, str]:
-    """All messages of one language, by dotted key. Loaded once per process."""
+    """All messages of one language, by dotted key. Loaded once per process.
+
+    The shared ``<lang>.toml`` without a prefix, then every folder beside it that has a
+    ``<lang>.toml`` (a game's) under the prefix ``<folder>.``."""
     lang = check_lang(lang)
     root = resources.files(__package__)
     out: dict[str, str] = {}
     _flatten(tomllib.loads(root.joinpath(f"{lang}.toml").read_text("utf-8")), "", out)
-    for entry in sorted(root.iterdir(), key=lambda e: e.name):
-        game, dot, rest = entry.name.partition(".")
-        if dot and rest == f"{lang}.toml":
-            _flatten(tomllib.loads(entry.read_text("utf-8")), f"{game}.", out)
+    for folder in sorted(root.iterdir(), key=lambda e: e.name):
+        own = folder.joinpath(f"{lang}.toml")
+        if folder.is_dir() and own.is_file():
+            _flatten(tomllib.loads(own.read_text("utf-8")), f"{folder.name}.", out)
     return out
 
 
@@ -66,7 +74,7 @@ def check_lang(lang: str) -> str:
     return code
 
 
-class _Values(dict[str, Any]):
+class _Values(dict[str, object]):
     """Format values that leave an unknown placeholder visible instead of raising: a typo in a
     catalog must not crash a game in progress (the tests catch it instead)."""
 
@@ -78,7 +86,7 @@ def has(key: str, lang: str) -> bool:
     return key in catalog(lang)
 
 
-def text(key: str, lang: str, /, **values: Any) -> str:
+def text(key: str, lang: str, /, **values: object) -> str:
     """The message ``key`` in ``lang`` with ``values`` filled in.
 
     A key missing from ``lang`` falls back to English, then to the key itself, so a half-finished
@@ -89,7 +97,7 @@ def text(key: str, lang: str, /, **values: Any) -> str:
     return template.format_map(_Values(values))
 
 
-def plural(key: str, n: int, lang: str, /, **values: Any) -> str:
+def plural(key: str, n: int, lang: str, /, **values: object) -> str:
     """``key.one`` for exactly one, ``key.other`` otherwise (enough for English and German)."""
     return text(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n, **values)
 
@@ -121,7 +129,7 @@ __all__ = [
 
 # Turns a refusal's plain parameters into the values of its template (a seat number into "p2", a
 # card code into the card's name): each game knows its own cards, so it supplies this.
-RefusalValues = Callable[[Mapping[str, ParamValue], str], Mapping[str, Any]]
+RefusalValues = Callable[[Mapping[str, ParamValue], str], Mapping[str, object]]
 
 
 def reason(
@@ -143,13 +151,14 @@ def reason(
 
 
 def refusal_reason(
-    exc: IllegalAction, lang: str, key_prefix: str = "", values: RefusalValues | None = None
+    exc: IllegalAction, lang: str, key_prefix: str, values: RefusalValues | None = None
 ) -> str:
-    """The specific reason of a refusal in ``lang``: the catalog's ``<prefix>refusal.<key>``
-    (see :func:`reason`).
+    """The specific reason of a refusal in ``lang``: the catalog's ``<prefix>refusal.<key>``, the
+    prefix being the game's (``apokalypse.``; see :func:`reason`).
 
     >>> exc = IllegalAction("R-END-1", "the game is over", key="game.over")
-    >>> refusal_reason(exc, "de"), refusal_reason(IllegalAction("R-END-1", "over"), "de")
+    >>> over = IllegalAction("R-END-1", "over")
+    >>> refusal_reason(exc, "de", "apokalypse."), refusal_reason(over, "de", "apokalypse.")
     ('das Spiel ist zu Ende', 'over')
     """
     return reason(exc, lang, [f"{key_prefix}refusal.{exc.key}"], values)
@@ -162,7 +171,7 @@ def notation_reason(exc: NotationError, game: str, lang: str) -> str:
 
 
 def refusal(
-    exc: IllegalAction, lang: str, key_prefix: str = "", values: RefusalValues | None = None
+    exc: IllegalAction, lang: str, key_prefix: str, values: RefusalValues | None = None
 ) -> str:
     """A refused action: the rule id, what the rule says (``<prefix>rule.<id>`` in the catalog,
     when there is such an entry) and the specific reason (:func:`refusal_reason`)."""

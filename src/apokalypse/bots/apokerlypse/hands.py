@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokerlypse.cards import CARD_BONUS, DECK_SIZE
-from apokalypse.games.apokerlypse.config import BASE_POINTS, BONUS_CAP
-from apokalypse.games.apokerlypse.content import STRUCTURE_KINDS, Effect
+from apokalypse.games.apokerlypse.config import BASE_POINTS, BONUS_CAP, TableName
+from apokalypse.games.apokerlypse.content import STRUCTURE_KINDS, Effect, EffectKind
 from apokalypse.games.apokerlypse.poker import (
     ENCODED,
     ROYAL_FLUSH,
@@ -32,7 +32,7 @@ from apokalypse.games.apokerlypse.poker import (
     strength5,
 )
 
-SCORING_KINDS = STRUCTURE_KINDS | {"multiplier", "counts-double"}
+SCORING_KINDS: frozenset[EffectKind] = STRUCTURE_KINDS | {"multiplier", "counts-double"}
 NO_CAP = 10_000
 FIELD_SAMPLES = 600  # opponent hands per stage: enough for win chances to ±2 %
 
@@ -45,7 +45,7 @@ class Table:
     cap: int
 
     @classmethod
-    def of(cls, table: str, bonus_cap: bool) -> Table:
+    def of(cls, table: TableName, bonus_cap: bool) -> Table:
         return cls(BASE_POINTS[table], BONUS_CAP if bonus_cap else NO_CAP)
 
 

@@ -18,8 +18,10 @@ from itertools import combinations
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokerlypse.actions import DROP, PAY, STAND, Action
 from apokalypse.games.apokerlypse.cards import CARD_BONUS
+from apokalypse.games.apokerlypse.content import EffectKind
+from apokalypse.games.apokerlypse.observation import Observation
 
-from ..base import BaseBot, Observation
+from ..base import BaseBot
 from . import react
 from .hands import Scorer, best_keep
 from .odds import Odds, participation_pot, safe_lead, showdown, stake_pot
@@ -28,8 +30,18 @@ from .view import View
 
 DRAW_SAMPLES = 20  # phase-2 draws sampled per decision: enough to rank keeps, cheap to run
 KEEP_CANDIDATES = 6  # keeps looked at closely before phase 2 (of 21 from seven cards)
-DISCARD_EFFECT = {"take": 1.0, "hand-limit": 1.0, "swap": 0.3, "peek": 0.2, "give": -0.5}
-HOLD_VALUE = {"block": 0.4, "take": 0.5, "swap": 0.3}  # any-time cards kept for later
+DISCARD_EFFECT: dict[EffectKind, float] = {
+    "take": 1.0,
+    "hand-limit": 1.0,
+    "swap": 0.3,
+    "peek": 0.2,
+    "give": -0.5,
+}
+HOLD_VALUE: dict[EffectKind, float] = {
+    "block": 0.4,
+    "take": 0.5,
+    "swap": 0.3,
+}  # any-time cards kept for later
 ALL_IN_CHANCE = 0.5  # paying one's last chips ends the game (K-END-1): only as the favourite
 
 Keep = tuple[int, ...]

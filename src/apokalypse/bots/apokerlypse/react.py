@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from apokalypse.games.apokerlypse.actions import ALLOW, Action
 from apokalypse.games.apokerlypse.cards import CARD_BONUS, parse_card
-from apokalypse.games.apokerlypse.content import STRUCTURE_KINDS, Effect
+from apokalypse.games.apokerlypse.content import STRUCTURE_KINDS, Effect, EffectKind
+from apokalypse.games.apokerlypse.observation import EffectView
 
 from .hands import best_keep, potential
 from .showdown import Showdown, with_effect
@@ -21,7 +22,7 @@ from .view import View
 # How much blocking another player's effect is worth, in chips, before the final scoring (the
 # owner's gain or this seat's likely loss); a block card works once a round, so small effects
 # pass and the card waits for a bigger one.
-HARM = {
+HARM: dict[EffectKind, float] = {
     "multiplier": 3.0,
     "category-up": 2.0,
     "set-suit": 2.0,
@@ -35,9 +36,15 @@ HARM = {
 BLOCK_AT = 1.0
 
 
+def _on_table(view: View) -> EffectView:
+    info = view.obs["effect"]
+    assert info is not None  # asked only while an effect resolves
+    return info
+
+
 def announced(view: View) -> tuple[int, int, Effect | None]:
     """The effect on the table: (owner, card or -1 for an ability, its definition)."""
-    info = view.obs["effect"]
+    info = _on_table(view)
     owner = info["seat"]
     if info["card"] is None:
         return owner, -1, view.ability(owner)
@@ -75,7 +82,7 @@ def block(view: View, legal: Sequence[Action]) -> Action:
         return ALLOW
     owner, card, effect = announced(view)
     if effect is None:  # unknown content: judge by the kind the observation names
-        hurt = HARM.get(view.obs["effect"]["kind"], 0.0)
+        hurt = HARM.get(_on_table(view)["kind"], 0.0)
     else:
         hurt = harm(view, owner, card, effect)
     return blocks[0] if hurt >= BLOCK_AT else ALLOW
@@ -84,7 +91,7 @@ def block(view: View, legal: Sequence[Action]) -> Action:
 def target(view: View, legal: Sequence[Action]) -> Action:
     seats = [a.seat for a in legal]
     effect = announced(view)[2]
-    kind = view.obs["effect"]["kind"]
+    kind = _on_table(view)["kind"]
     if view.step == "scoring" and kind in ("take", "swap", "give"):
         game = Showdown(view)
         best = max(seats, key=lambda q: game.target_value(q, kind))
@@ -109,7 +116,9 @@ def target(view: View, legal: Sequence[Action]) -> Action:
 def card(view: View, legal: Sequence[Action]) -> Action:
     """The card to give or swap away: the one this hand misses least."""
     kind = legal[0].verb
-    target_seat = view.obs["choice"]["target"]
+    choice = view.obs["choice"]
+    assert "target" in choice  # a give or swap effect's card choice
+    target_seat = choice["target"]
     if view.step == "scoring" and view.revealed[target_seat] is not None:
         game = Showdown(view)
         return max(legal, key=lambda a: game.give_value(target_seat, a.card, kind))

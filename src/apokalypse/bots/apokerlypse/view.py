@@ -1,4 +1,4 @@
-"""The observation dict, parsed once per decision into card ints and small helpers.
+"""The observation, parsed once per decision into card ints and small helpers.
 
 Effects are public: the observation carries the content as the config gives it (a packaged name
 or a designer's file text), and the bot loads it as the engine does (cached), so it plays a
@@ -8,10 +8,12 @@ designer's own cards as they are written.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from apokalypse.games.apokerlypse.cards import FACTIONS, RANKS, SUITS, parse_card
 from apokalypse.games.apokerlypse.content import Content, Effect, load_content
+from apokalypse.games.apokerlypse.observation import ModsView, Observation
+from apokalypse.games.apokerlypse.pending import StepName
 
 from .hands import Mods, Scorer, Table
 
@@ -26,23 +28,22 @@ def _cards(codes: list[str] | None) -> list[int]:
     return [parse_card(c) for c in codes or ()]
 
 
-def _mods(m: dict[str, Any]) -> Mods:
+def _mods(m: ModsView) -> Mods:
     s = m.get("structure")
     structure = None
     if s is not None:
         card = -1 if s["card"] is None else parse_card(s["card"])
-        to = s["to"]
-        if s["kind"] == "set-suit":
-            to = SUITS.index(to)
-        elif s["kind"] == "set-rank":
-            to = RANKS.index(to)
-        structure = (s["kind"], card, int(to))
+        if s["kind"] == "category-up":
+            to = s["to"]
+        else:
+            to = (SUITS if s["kind"] == "set-suit" else RANKS).index(s["to"])
+        structure = (s["kind"], card, to)
     return Mods(structure, m["multiplier"], frozenset(_cards(m["doubled"])))
 
 
 @dataclass
 class View:
-    obs: dict[str, Any]
+    obs: Observation
     seat: int
     n: int
     content: Content
@@ -53,7 +54,7 @@ class View:
     bank: int
     cost: int
     dealer: int
-    step: str
+    step: StepName | Literal["over"]
     in_round: list[bool]
     short: list[bool]
     hand_sizes: list[int]
@@ -66,14 +67,16 @@ class View:
     scores: list[int | None]  # locked totals of this round's scoring
 
     @classmethod
-    def of(cls, obs: dict[str, Any]) -> View:
+    def of(cls, obs: Observation) -> View:
         n = obs["players"]
+        seat = obs["seat"]
+        assert seat is not None  # a player's, never a spectator's
         known: dict[int, list[int]] = {}
         for key, codes in obs["known"].items():
             known[int(key[1:]) - 1] = _cards(codes)
         return cls(
             obs=obs,
-            seat=obs["seat"],
+            seat=seat,
             n=n,
             content=content_of(obs["content_spec"]),
             table=Table.of(obs["table"], obs["bonus_cap"]),

@@ -5,31 +5,34 @@ knowing which game it runs; everything a person *reads* about a game (the board,
 questions, refusals) comes from that game's adapter here, picked by the game's registry name.
 Adapters draw from observations only, never from a State: the observation is the one secrecy
 boundary, and a hot-seat screen must never show what its owner may not see.
+
+An adapter is a ``GameUI[A, O]`` for its game's action and observation types; the session, which
+runs any game, holds a plain ``GameUI`` (``GameUI[Any, Any]``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import RenderableType
 
+from apokalypse.engine.compat import TypeVar
 from apokalypse.engine.errors import ConfigError, IllegalAction
 from apokalypse.engine.events import Event
-from apokalypse.engine.protocol import GameState
 
-Observation = dict[str, Any]
+if TYPE_CHECKING:
+    from apokalypse.games import apokalypse, apokerlypse
+
+A = TypeVar("A", default=Any)  # the game's action type
+O_contra = TypeVar("O_contra", bound=Mapping[str, object], contravariant=True, default=Any)
 
 
-class GameUI(Protocol):
+class GameUI(Protocol[A, O_contra]):
     """One game's text and drawings for one language (fixed when the adapter is made)."""
 
     # Event kinds that the running log leaves out because a summary drawing shows them.
     folded: frozenset[str]
-
-    def opening(self, state: GameState) -> list[Event]:
-        """Events of ``new_game`` before the first decision (the deal …), shown at the start."""
-        ...
 
     def note(self, events: Sequence[Event]) -> None:
         """Remember what later questions refer to (an attack waiting for defence …)."""
@@ -39,27 +42,27 @@ class GameUI(Protocol):
         self, events: Sequence[Event], seat: int | None, names: Sequence[str]
     ) -> list[str]: ...
 
-    def render_action(self, action: Any, obs: Observation, names: Sequence[str]) -> str: ...
+    def render_action(self, action: A, obs: O_contra, names: Sequence[str]) -> str: ...
 
-    def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
+    def decision_text(self, seat: int, obs: O_contra, names: Sequence[str]) -> str:
         """The question of the decision ``seat`` faces now."""
         ...
 
-    def back_action(self, obs: Observation) -> Any | None:
+    def back_action(self, obs: O_contra) -> A | None:
         """The action that takes back the first step of a multi-step choice (offered as 0)."""
         ...
 
-    def auto_answer(self, legal: Sequence[Any]) -> str | None:
+    def auto_answer(self, legal: Sequence[A]) -> str | None:
         """A message when the only legal action is a formality (no defence or block card held):
         a lone person is not asked then. None: ask."""
         ...
 
-    def full_board(self, obs: Observation) -> bool:
+    def full_board(self, obs: O_contra) -> bool:
         """Whether this decision starts something worth the whole board (a turn, a phase …)."""
         ...
 
     def board(
-        self, obs: Observation, names: Sequence[str], recent: Sequence[str] = ()
+        self, obs: O_contra, names: Sequence[str], recent: Sequence[str] = ()
     ) -> RenderableType: ...
 
     def summaries(
@@ -69,9 +72,10 @@ class GameUI(Protocol):
         in order (a round's final scoring after its end)."""
         ...
 
-    def result_view(self, result: dict[str, Any], names: Sequence[str]) -> RenderableType: ...
+    # ``result``: the game result's JSON (``GameResult.to_json``, as records keep it).
+    def result_view(self, result: Mapping[str, Any], names: Sequence[str]) -> RenderableType: ...
 
-    def result_line(self, result: dict[str, Any], names: Sequence[str]) -> str:
+    def result_line(self, result: Mapping[str, Any], names: Sequence[str]) -> str:
         """The result in one line (replays)."""
         ...
 
@@ -86,15 +90,17 @@ class GameUI(Protocol):
         ...
 
 
-def make_ui(game: str, config: dict[str, Any], lang: str) -> GameUI:
+def make_ui(game: str, config: dict[str, object], lang: str) -> GameUI:
     """The adapter for the game ``game`` (a registry name) with the record's ``config``.
     Imported on demand: a game's rules load only when it is played."""
     if game == "apokalypse":
         from .apokalypse import UI as ApokalypseUI
 
-        return ApokalypseUI(config, lang)
+        ui: GameUI[apokalypse.Action, apokalypse.Observation] = ApokalypseUI(config, lang)
+        return ui
     if game == "apokerlypse":
         from .apokerlypse import UI as ApokerlypseUI
 
-        return ApokerlypseUI(config, lang)
+        poker: GameUI[apokerlypse.Action, apokerlypse.Observation] = ApokerlypseUI(config, lang)
+        return poker
     raise ConfigError(f"the terminal cannot show {game!r} games (known: apokalypse, apokerlypse)")

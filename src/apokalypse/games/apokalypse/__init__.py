@@ -10,16 +10,30 @@ seeded state. See ``docs/rules/apokalypse.md`` for the rule ids cited throughout
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .actions import Action, parse_action
 from .cards import DEFAULT_DECK
 from .config import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Config
 from .ending import Result
+from .observation import Observation
 from .setup import new_game
 from .state import State
 
-__all__ = ["GAME", "Action", "Apokalypse", "Config", "Result", "State", "new_game", "parse_action"]
+if TYPE_CHECKING:
+    from apokalypse.engine.protocol import Game
+
+__all__ = [
+    "GAME",
+    "Action",
+    "Apokalypse",
+    "Config",
+    "Observation",
+    "Result",
+    "State",
+    "new_game",
+    "parse_action",
+]
 
 
 class Apokalypse:
@@ -30,7 +44,7 @@ class Apokalypse:
     def __init__(self) -> None:
         self.variants = {vid.removeprefix("V-").lower(): text for vid, text in VARIANTS.items()}
 
-    def config_from_json(self, data: Any) -> Config:
+    def config_from_json(self, data: object) -> Config:
         return Config.from_json(data)
 
     def config_from_options(
@@ -47,3 +61,6 @@ class Apokalypse:
 
 
 GAME = Apokalypse()
+
+if TYPE_CHECKING:  # the type checker verifies that the game keeps the protocol
+    _: Game[Action, Observation, Config] = GAME

@@ -25,27 +25,30 @@ must not go round in circles.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, TypeGuard, get_args
 
 from apokalypse.engine.errors import NotationError
+from apokalypse.engine.notation import split_action
 from apokalypse.engine.text import ascii_number, shown
 
 from .cards import MAX_CODE_LENGTH, PLANE_NAMES, SIDE_NAMES, is_code
+from .roles import Use, is_use
 
-USES = ("good", "evil", "heaven", "nether", "attack", "neutralise")
-_NO_ARG = frozenset({"pass", "decline", "back"})
-_CODE_ARG = frozenset({"give", "defend"})
-_SEAT_ARG = frozenset({"to", "steal"})
-VERBS = ("pass", "play", "target", "give", "to", "steal", "defend", "decline", "back")
+USES: tuple[Use, ...] = get_args(Use)  # what a card is played as (roles.ROLES[role].uses)
+Verb = Literal["pass", "play", "target", "give", "to", "steal", "defend", "decline", "back"]
+VERBS: tuple[Verb, ...] = get_args(Verb)
+_NO_ARG: frozenset[Verb] = frozenset({"pass", "decline", "back"})
+_CODE_ARG: frozenset[Verb] = frozenset({"give", "defend"})
+_SEAT_ARG: frozenset[Verb] = frozenset({"to", "steal"})
 # A seat is 1–6 and a position counts a row's cards: a few digits are plenty, and more would let
 # int() refuse (4,300 digits) or a typo name seat 10**100.
 MAX_DIGITS = 3
 
 
 class Action(NamedTuple):
-    verb: str
+    verb: Verb
     code: str = ""
-    use: str = ""
+    use: Use | Literal[""] = ""
     seat: int = -1
     side: int = -1
     plane: int = -1
@@ -101,35 +104,31 @@ def _code(text: str, whole: str) -> str:
     return text
 
 
+# How many arguments each verb takes, in the order a refusal lists the verbs.
+ARGUMENTS: dict[Verb, int] = {
+    verb: 0 if verb in _NO_ARG else 2 if verb == "play" else 1 for verb in VERBS
+}
+
+
+def is_verb(word: str) -> TypeGuard[Verb]:
+    return word in VERBS
+
+
 def parse_action(text: str) -> Action:
     """Parse the notation above; raises :class:`NotationError` naming what is wrong."""
-    words = text.strip().lower().split()
-    if not words:
-        raise NotationError("empty action", key="empty")
-    verb, args = words[0], words[1:]
-    if verb not in VERBS:
-        raise NotationError(
-            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})",
-            key="verb",
-            params={"text": shown(text), "verb": shown(verb), "verbs": ", ".join(VERBS)},
-        )
-    want = 0 if verb in _NO_ARG else 2 if verb == "play" else 1
-    if len(args) != want:
-        raise NotationError(
-            f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}",
-            key="arguments",
-            params={"text": shown(text), "verb": repr(verb), "want": want, "got": len(args)},
-        )
+    verb, typed = split_action(text, is_verb, ARGUMENTS)
+    args = [arg.lower() for arg in typed]  # codes and places are lower case (cards.py)
     if verb in _NO_ARG:
         return Action(verb)
     if verb == "play":
-        if args[1] not in USES:
+        use = args[1]
+        if not is_use(use):
             raise NotationError(
                 f"{shown(text)}: unknown use {shown(args[1])} (one of {', '.join(USES)})",
                 key="use",
                 params={"text": shown(text), "use": shown(args[1]), "uses": ", ".join(USES)},
             )
-        return Action("play", _code(args[0], text), args[1])
+        return Action("play", _code(args[0], text), use)
     if verb in _CODE_ARG:
         return Action(verb, _code(args[0], text))
     if verb in _SEAT_ARG:

@@ -1,66 +1,64 @@
-"""Violence and Ethos change with the out-of-turn defence window (R-ATTACK, R-PLAY-6, R-PLAY-17)."""
+"""Violence and Ethos change with the out-of-turn defence window (R-ATTACK, R-PLAY-6, R-PLAY-17).
+
+What defends against what and who is immune is :mod:`.roles`' table. :func:`immune_reason`,
+:func:`attack_targets`, :func:`remove_outermost` and :func:`join` work on plain rows, so that the
+State (card ids) and an observation (codes, :mod:`.observed`) share them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
 from .actions import DECLINE, Action
-from .cards import (
-    CHURCH,
-    EARTH,
-    ETHOS_CHANGE,
-    EVIL,
-    FIEND,
-    GOOD,
-    HEAVEN,
-    METAL,
-    NETHER,
-    SAINT,
-    SIDE_NAMES,
-    VIOLENCE,
-)
+from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, SIDE_NAMES, Card, Cards
 from .pending import ChooseDestination, Defence
+from .roles import DEFENDERS, IMMUNE, ROLES, Role, RuleId
 
 if TYPE_CHECKING:
     from .state import State
 
-# R-ATTACK-4: what defends against what. Seals never reach a hand, so never defend.
-DEFENDS = {
-    VIOLENCE: frozenset({ETHOS_CHANGE, CHURCH, METAL}),
-    ETHOS_CHANGE: frozenset({VIOLENCE, CHURCH, METAL}),
-}
 
-
-def _immune_reason(s: State, role: str, seat: int, side: int) -> str | None:
-    """Why the outermost populace of a side cannot be attacked (None: it can)."""
-    rows = s.rows[seat]
+def immune_reason(
+    rows: Sequence[Sequence[Card]], side: int, cards: Cards[Card], role: Role
+) -> RuleId | None:
+    """Why the outermost populace of a side of the display ``rows`` cannot be attacked by a
+    ``role`` card (None: it can)."""
     earth = rows[side * 3 + EARTH]
     if not earth:
         return "R-ATTACK-1"  # only basic populaces: never targets
     pos = len(earth) - 1
-    music = s.table.music
+    music = cards.music
     heaven, nether = rows[side * 3 + HEAVEN], rows[side * 3 + NETHER]
     if (len(heaven) > pos and music[heaven[pos]]) or (len(nether) > pos and music[nether[pos]]):
         return "R-PLAY-17"
-    if role == ETHOS_CHANGE and s.table.kind[earth[pos]].role in (SAINT, FIEND):
+    immune = IMMUNE[role]  # R-PLAY-6: especially good and evil persons against Ethos change
+    if immune and cards.role[earth[pos]] in immune:
         return "R-PLAY-6"
     return None
 
 
-def targets(s: State, role: str) -> list[tuple[int, int]]:
+def attack_targets(
+    displays: Sequence[Sequence[Sequence[Card]]], cards: Cards[Card], role: Role
+) -> list[tuple[int, int]]:
     """R-ATTACK-1: (seat, side) pairs whose outermost populace an attack of ``role`` may hit."""
     return [
         (q, side)
-        for q in range(s.n)
+        for q, rows in enumerate(displays)
         for side in (GOOD, EVIL)
-        if _immune_reason(s, role, q, side) is None
+        if immune_reason(rows, side, cards, role) is None
     ]
 
 
-def no_target_reason(s: State, role: str) -> tuple[str, str]:
+def targets(s: State, role: Role) -> list[tuple[int, int]]:
+    """:func:`attack_targets` of the State."""
+    return attack_targets(s.rows, s.table, role)
+
+
+def no_target_reason(s: State, role: Role) -> tuple[str, str]:
     """The rule and the reason (none, music, persons, mixed) when an attack of ``role`` has no
     target at all (R-ATTACK-1).
 
@@ -71,9 +69,9 @@ def no_target_reason(s: State, role: str) -> tuple[str, str]:
     names both shields."""
     reasons = [
         reason
-        for q in range(s.n)
+        for rows in s.rows
         for side in (GOOD, EVIL)
-        if (reason := _immune_reason(s, role, q, side)) not in (None, "R-ATTACK-1")
+        if (reason := immune_reason(rows, side, s.table, role)) not in (None, "R-ATTACK-1")
     ]
     if not reasons:
         return "R-ATTACK-1", "none"
@@ -85,8 +83,8 @@ def no_target_reason(s: State, role: str) -> tuple[str, str]:
     return ("R-PLAY-17" if music >= persons else "R-PLAY-6"), "mixed"
 
 
-def explain_target(s: State, role: str, seat: int, side: int) -> None:
-    rule = _immune_reason(s, role, seat, side) or "R-ATTACK-1"
+def explain_target(s: State, role: Role, seat: int, side: int) -> None:
+    rule = immune_reason(s.rows[seat], side, s.table, role) or "R-ATTACK-1"
     why = {
         "R-ATTACK-1": "has no populace but the basic one, which is never a target",
         "R-PLAY-17": "its outermost populace has music above or below it",
@@ -118,7 +116,7 @@ def declare(s: State, attacker: int, code: str, seat: int, side: int) -> list[Ev
 
 
 def defences(s: State, p: Defence) -> list[Action]:
-    wanted = DEFENDS[s.table.kind[p.card].role]
+    wanted = DEFENDERS[s.table.kind[p.card].role]  # R-ATTACK-4
     kinds = s.table.kind
     codes = dict.fromkeys(kinds[c].code for c in s.hands[p.player] if kinds[c].role in wanted)
     return [DECLINE, *(Action("defend", code) for code in codes)]
@@ -138,12 +136,13 @@ def answer(s: State, p: Defence, action: Action) -> list[Event]:
         )
     attack_role = s.table.kind[p.card].role
     kind = s.table.kinds_by_code.get(action.code)
-    if kind is None or kind.role not in DEFENDS[attack_role]:
-        allowed = "Ethos change or music" if attack_role == VIOLENCE else "Violence or music"
+    if kind is None or kind.role not in DEFENDERS[attack_role]:
+        killing = ROLES[attack_role].attack == "kill"  # Violence (R-ATTACK-2)
+        allowed = "Ethos change or music" if killing else "Violence or music"
         raise IllegalAction(
             "R-ATTACK-4",
             f"{action.code!r} does not defend; use {allowed}",
-            key="defend.against-violence" if attack_role == VIOLENCE else "defend.against-ethos",
+            key="defend.against-violence" if killing else "defend.against-ethos",
             params={"card": action.code},
         )
     if not s.holds(p.player, action.code):
@@ -161,30 +160,46 @@ def answer(s: State, p: Defence, action: Action) -> list[Event]:
     return [event, *s.end_turn(p.attacker)]
 
 
-def _remove_outermost(s: State, seat: int, side: int) -> tuple[int, int, int]:
-    """Take the outermost populace with the Heaven and Netherworld cards at its position."""
-    rows = s.rows[seat]
+# An attacked populace with its Heaven and Netherworld cards (None: no card at its position).
+Bundle = tuple[Card, Card | None, Card | None]
+
+
+def remove_outermost(rows: list[list[Card]], side: int) -> Bundle[Card]:
+    """R-ATTACK-2/3: take the outermost populace of a side of the display ``rows`` with the
+    Heaven and Netherworld cards at its position."""
     earth = rows[side * 3 + EARTH]
     pos = len(earth) - 1
     populace = earth.pop()
-    taken = []
-    for plane in (HEAVEN, NETHER):
-        row = rows[side * 3 + plane]
-        taken.append(row.pop() if len(row) > pos else -1)
-    return populace, taken[0], taken[1]
+    heaven, nether = rows[side * 3 + HEAVEN], rows[side * 3 + NETHER]
+    return (
+        populace,
+        heaven.pop() if len(heaven) > pos else None,
+        nether.pop() if len(nether) > pos else None,
+    )
+
+
+def join(rows: list[list[Card]], side: int, bundle: Bundle[Card]) -> None:
+    """R-ATTACK-3: a converted populace becomes the outermost populace of ``side`` of the display
+    ``rows``; its Heaven and Netherworld cards go to the next free positions of those rows."""
+    populace, heaven, nether = bundle
+    rows[side * 3 + EARTH].append(populace)
+    if heaven is not None:
+        rows[side * 3 + HEAVEN].append(heaven)
+    if nether is not None:
+        rows[side * 3 + NETHER].append(nether)
 
 
 def _resolve(s: State, attacker: int, card: int, seat: int, side: int) -> list[Event]:
     role = s.table.kind[card].role
-    if role == ETHOS_CHANGE:
+    if ROLES[role].attack == "convert":  # R-ATTACK-3: the attacker chooses the display
         s.pending = ChooseDestination(attacker, seat, side)
         return []
     s.table_cards.remove(card)
     s.discard(card)
-    bundle = _remove_outermost(s, seat, side)  # R-ATTACK-2
+    bundle = remove_outermost(s.rows[seat], side)  # R-ATTACK-2
     s.discard(bundle[0], face_down=True)  # a B populace stays face down (D-INFO-1)
     for c in bundle[1:]:
-        if c >= 0:
+        if c is not None:
             s.discard(c)
     event = Event("killed", {"seat": seat, "side": side, "populace": _person(s, bundle[0])})
     return [event, *s.end_turn(attacker)]
@@ -200,21 +215,17 @@ def convert(s: State, p: ChooseDestination, dest: int) -> list[Event]:
     """R-ATTACK-3: the bundle flips to the opposite side of the chosen display."""
     card = s.table_cards.pop()
     s.discard(card)
-    populace, heaven, nether = _remove_outermost(s, p.seat, p.side)
+    bundle = remove_outermost(s.rows[p.seat], p.side)
+    populace, heaven, nether = bundle
     new_side = 1 - p.side
     rows = s.rows[dest]
-    rows[new_side * 3 + EARTH].append(populace)
-    # Its Heaven and Netherworld cards join those rows at their outermost free position.
-    if heaven >= 0:
-        rows[new_side * 3 + HEAVEN].append(heaven)
-    if nether >= 0:
-        rows[new_side * 3 + NETHER].append(nether)
+    join(rows, new_side, bundle)
     orphans = []
     if s.config.has("V-ETHOS-ORPHANS"):
         hv, nw = rows[new_side * 3 + HEAVEN], rows[new_side * 3 + NETHER]
-        if new_side == GOOD and nether >= 0 and len(nw) > len(hv):
+        if new_side == GOOD and nether is not None and len(nw) > len(hv):
             orphans.append(nw.pop())
-        if new_side == EVIL and heaven >= 0 and len(hv) > len(nw):
+        if new_side == EVIL and heaven is not None and len(hv) > len(nw):
             orphans.append(hv.pop())
         for c in orphans:
             s.discard(c)

@@ -3,6 +3,11 @@
 A physical card is an ``int`` id into a :class:`CardTable`; everything the rules need to know about
 it (its back, its role, the icons on each half, the modifier of each half) lives on its
 :class:`CardKind`. The deck file is TOML (``data/deck.toml`` is the default, D-COMP-1/D-COMP-2).
+What a role may do is :mod:`.roles`' table.
+
+The rules read cards through :class:`Cards`: a :class:`CardTable` by card id (the State's
+displays), or :class:`CodeCards` by code (an observation's displays), so that one function
+answers for both.
 """
 
 from __future__ import annotations
@@ -12,17 +17,36 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from apokalypse.engine.datafile import MAX_TEXT_BYTES, read_toml
 from apokalypse.engine.errors import ConfigError, DataFileError
 from apokalypse.engine.text import shown
 
-# Sides and planes. A display is six rows: rows[side * 3 + plane].
-GOOD, EVIL = 0, 1
-HEAVEN, EARTH, NETHER = 0, 1, 2
-SIDE_NAMES = ("good", "evil")
-PLANE_NAMES = ("heaven", "earth", "nether")
+# Sides, planes and roles are the rules' vocabulary (roles.py); named here too, where most of the
+# game has always imported them.
+from .roles import CHURCH as CHURCH
+from .roles import DUAL as DUAL
+from .roles import EARTH as EARTH
+from .roles import ETHOS_CHANGE as ETHOS_CHANGE
+from .roles import EVIL as EVIL
+from .roles import FIEND as FIEND
+from .roles import GOOD as GOOD
+from .roles import HEAVEN as HEAVEN
+from .roles import HORSEMAN as HORSEMAN
+from .roles import ICON as ICON
+from .roles import METAL as METAL
+from .roles import NETHER as NETHER
+from .roles import PLANE_NAMES as PLANE_NAMES
+from .roles import PROTECTION as PROTECTION
+from .roles import ROLES as ROLES
+from .roles import ROLES_BY_DECK as ROLES_BY_DECK
+from .roles import SAINT as SAINT
+from .roles import SEAL as SEAL
+from .roles import SIDE_NAMES as SIDE_NAMES
+from .roles import VIOLENCE as VIOLENCE
+from .roles import Role as Role
+from .roles import is_role
 
 # Icons as bits, so that "a complete set" is a mask test (R-COMP-2).
 MASK, HELMET, PIG = 1, 2, 4
@@ -30,28 +54,9 @@ ICON_BITS = {"mask": MASK, "helmet": HELMET, "pig": PIG}
 ICON_OF_HORSEMAN = {1: MASK, 2: HELMET, 3: PIG}  # R-COMP-5
 HORSEMAN_VP = {1: 1, 2: 2, 3: 4, 4: 7}  # R-END-2
 
-# Card roles (R-COMP-1, R-COMP-3, R-COMP-4).
-PROTECTION = "protection"  # B front, Heaven plane
-METAL = "metal"  # B front, Heavy Metal, Netherworld evil side
-DUAL = "dual"  # K Netherworld: a good half and an evil half with modifiers
-ICON = "icon"  # K Netherworld: one icon printed on both halves
-SAINT = "saint"  # K Earthly: an especially good person
-FIEND = "fiend"  # K Earthly: an especially evil person
-CHURCH = "church"  # K Heaven, Church Music, good side only
-VIOLENCE = "violence"  # K neutral
-ETHOS_CHANGE = "ethos-change"  # K neutral
-SEAL = "seal"  # Church Music and Heavy Metal at once (R-COMP-5)
-HORSEMAN = "horseman"
-
-ROLES_BY_DECK = {
-    "B": (PROTECTION, METAL),
-    "K": (DUAL, ICON, SAINT, FIEND, CHURCH, VIOLENCE, ETHOS_CHANGE),
-}
-MUSIC_ROLES = frozenset({METAL, CHURCH, SEAL})
 MODIFIERS = {"": (0, 0), "+1B": (1, 0), "-1B": (-1, 0), "+1K": (0, 1), "-1K": (0, -1)}
 SEALS_IN_GAME = 6  # R-COMP-5
 HORSEMAN_SETS = 3  # R-COMP-5: one in each deck, one public reference / reward supply
-FEW_PLAYERS_MUSIC_REMOVED = 2  # R-SETUP-1: 2 Heavy Metal and 2 Church Music leave 2–3 player games
 HAND_START = 2  # R-SETUP-4: 2 B and 2 K cards each
 BETWEEN_HORSEMEN = 6  # R-SETUP-5
 
@@ -83,7 +88,7 @@ class CardKind:
 
     code: str
     back: str  # "B", "K", "seal" or "horseman"
-    role: str
+    role: Role
     icons: tuple[int, int] = (0, 0)
     modifier: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
     half_names: tuple[str, str] = ("", "")
@@ -93,7 +98,28 @@ class CardKind:
 
     @property
     def is_music(self) -> bool:
-        return self.role in MUSIC_ROLES
+        return ROLES[self.role].music
+
+
+# (music, masks, helmets, pigs): what protects a side against the horsemen (R-HORSE-1).
+Protection = tuple[int, int, int, int]
+NO_PROTECTION: Protection = (0, 0, 0, 0)
+
+
+def card_protection(kind: CardKind) -> tuple[Protection, Protection]:
+    """What a Heaven or Netherworld card counts for on the good and on the evil side: a music card
+    one populace against any horseman (R-HORSE-1, R-HORSE-2), a card with icons only the icons of
+    the half its side shows (R-COMP-2)."""
+    protects = ROLES[kind.role].protects
+    if protects == "music":
+        return (1, 0, 0, 0), (1, 0, 0, 0)
+    if protects == "icons":
+        return _icon_protection(kind.icons[GOOD]), _icon_protection(kind.icons[EVIL])
+    return NO_PROTECTION, NO_PROTECTION
+
+
+def _icon_protection(icons: int) -> Protection:
+    return 0, 1 if icons & MASK else 0, 1 if icons & HELMET else 0, 1 if icons & PIG else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,11 +131,85 @@ class CardTable:
     k_cards: tuple[int, ...]
     seals: tuple[int, ...]
     horsemen: tuple[tuple[int, ...], ...]  # horsemen[set][number - 1]
-    kinds_by_code: dict[str, CardKind]
-    music: tuple[bool, ...]  # music[card_id]: a flat lookup for the hot paths
+    kinds_by_code: KindsByCode  # a dict, with its CodeCards
+    # Flat lookups by card id for the hot paths, read through Cards.
+    music: tuple[bool, ...]  # music[card_id]
+    role: tuple[Role, ...]  # role[card_id]
+    protection: tuple[tuple[Protection, Protection], ...]  # protection[card_id][side]
 
     def code(self, card: int) -> str:
         return self.kind[card].code
+
+
+Card = TypeVar("Card")  # how a display names its cards: an id (State) or a code (observation)
+Card_contra = TypeVar("Card_contra", contravariant=True)
+Value = TypeVar("Value")
+Value_co = TypeVar("Value_co", covariant=True)
+
+
+class Lookup(Protocol[Card_contra, Value_co]):
+    """``lookup[card]``: a tuple by card id, a dict by code."""
+
+    def __getitem__(self, card: Card_contra, /) -> Value_co: ...
+
+
+class Cards(Protocol[Card_contra]):
+    """What the rules read of the cards lying in displays; a :class:`CardTable` (by id) and a
+    :class:`CodeCards` (by code) both are one."""
+
+    @property
+    def music(self) -> Lookup[Card_contra, bool]: ...
+
+    @property
+    def role(self) -> Lookup[Card_contra, Role | None]: ...
+
+    @property
+    def protection(self) -> Lookup[Card_contra, tuple[Protection, Protection]]: ...
+
+
+class _ByCode(dict[str, Value]):
+    """A lookup by code; a code the kinds do not know (a face-down populace, another deck's card)
+    reads as ``default``."""
+
+    def __init__(self, values: Mapping[str, Value], default: Value) -> None:
+        super().__init__(values)
+        self.default = default
+
+    def __missing__(self, code: str) -> Value:
+        return self.default
+
+
+class CodeCards:
+    """:class:`Cards` by code, for the displays of an observation (:func:`code_cards`)."""
+
+    __slots__ = ("kinds", "music", "protection", "role")
+
+    def __init__(self, kinds: Mapping[str, CardKind]) -> None:
+        self.kinds = kinds
+        self.music: Mapping[str, bool] = _ByCode(
+            {code: ROLES[k.role].music for code, k in kinds.items()}, False
+        )
+        self.role: Mapping[str, Role | None] = _ByCode(
+            {code: k.role for code, k in kinds.items()}, None
+        )
+        self.protection: Mapping[str, tuple[Protection, Protection]] = _ByCode(
+            {code: card_protection(k) for code, k in kinds.items()}, (NO_PROTECTION, NO_PROTECTION)
+        )
+
+
+class KindsByCode(dict[str, CardKind]):
+    """A deck's kinds by code (:attr:`CardTable.kinds_by_code`, :func:`deck_kinds`), with their
+    :class:`CodeCards`, built once with the table."""
+
+    def __init__(self, kinds: Mapping[str, CardKind]) -> None:
+        super().__init__(kinds)
+        self.cards = CodeCards(self)
+
+
+def code_cards(kinds: Mapping[str, CardKind]) -> CodeCards:
+    """The :class:`Cards` of a game's kinds by code: a deck's own (:func:`deck_kinds`), or built
+    now for any other mapping."""
+    return kinds.cards if isinstance(kinds, KindsByCode) else CodeCards(kinds)
 
 
 def is_code(text: str) -> bool:
@@ -194,7 +294,7 @@ def parse_kind(entry: Any, index: int) -> CardKind:
     if back not in ROLES_BY_DECK:
         raise DataFileError(f"{where}: field 'deck' must be 'B' or 'K', not {shown(back)}")
     role = _str(entry, "role", where)
-    if role not in ROLES_BY_DECK[back]:
+    if not is_role(role) or role not in ROLES_BY_DECK[back]:
         allowed = ", ".join(ROLES_BY_DECK[back])
         raise DataFileError(f"{where}: field 'role' {shown(role)} is not a {back} role ({allowed})")
     count = _int(entry, "count", where, MAX_COUNT)
@@ -311,7 +411,11 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
     k_cards: list[int] = []
     # R-SETUP-1 removes two Heavy Metal and two Church Music in all, however many entries the
     # deck file splits them into.
-    music_to_remove = {METAL: FEW_PLAYERS_MUSIC_REMOVED, CHURCH: FEW_PLAYERS_MUSIC_REMOVED}
+    music_to_remove = {
+        role: rules.fewer_with_few_players
+        for role, rules in ROLES.items()
+        if rules.fewer_with_few_players
+    }
     for kind in kinds:
         copies = kind.count
         if few_players:
@@ -331,11 +435,17 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
     for _ in range(HORSEMAN_SETS):
         horsemen.append(tuple(range(len(table), len(table) + 4)))
         table.extend(horse_kinds)
-    by_code = {k.code: k for k in kinds}
-    by_code["seal"] = seal_kind
-    music = tuple(k.role in MUSIC_ROLES for k in table)
+    by_code = KindsByCode({**{k.code: k for k in kinds}, "seal": seal_kind})
     return CardTable(
-        tuple(table), tuple(b_cards), tuple(k_cards), seals, tuple(horsemen), by_code, music
+        tuple(table),
+        tuple(b_cards),
+        tuple(k_cards),
+        seals,
+        tuple(horsemen),
+        by_code,
+        tuple(ROLES[k.role].music for k in table),
+        tuple(k.role for k in table),
+        tuple(card_protection(k) for k in table),
     )
 
 

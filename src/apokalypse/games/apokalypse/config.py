@@ -73,7 +73,7 @@ class Config:
         return {"players": self.players, "variants": sorted(self.variants), "deck": self.deck}
 
     @classmethod
-    def from_json(cls, data: Any) -> Config:
+    def from_json(cls, data: object) -> Config:
         if not isinstance(data, dict):
             raise ConfigError("config must be an object")
         unknown = set(data) - {"players", "variants", "deck"}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import EARTH, EVIL, GOOD, HORSEMAN_VP
+from .observation import EndCase, ResultView
 
 if TYPE_CHECKING:
     from .state import State
@@ -18,12 +19,16 @@ class Result:
 
     winners: tuple[int, ...]
     totals: tuple[int, ...]
-    case: str
+    case: EndCase
     good_populaces: int
     evil_populaces: int
     ethos: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
+        return dict(self.view())
+
+    def view(self) -> ResultView:
+        """The form in the observation (and, as plain JSON, in records)."""
         return {
             "winners": list(self.winners),
             "totals": list(self.totals),
@@ -59,7 +64,7 @@ def result(s: State) -> Result:
     good = [q for q in range(s.n) if s.ethos[q] == GOOD]
     evil = [q for q in range(s.n) if s.ethos[q] == EVIL]
 
-    def done(winners: tuple[int, ...], case: str) -> Result:
+    def done(winners: tuple[int, ...], case: EndCase) -> Result:
         return Result(winners, total, case, good_pop, evil_pop, s.ethos)
 
     if not good or not evil:  # R-END-6: everybody shares one ethos

@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .cards import HORSEMAN_VP, ICON_OF_HORSEMAN, SIDE_NAMES, CardKind
-from .horsemen import LAST_HORSEMAN, SideReckoning, protection, reckon
+from .horsemen import LAST_HORSEMAN, SideReckoning, reckon
+from .observed import display_rows, side_protection
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,7 @@ def shield(
 ) -> tuple[int, int, int, int]:
     """(music, masks, helmets, pigs) visible on one side of a display (R-HORSE-1, R-COMP-2),
     counted by the reckoning's own :func:`.horsemen.protection`."""
-    codes = (*display[side]["heaven"], *display[side]["nether"])
-    return protection((kinds[c] for c in codes if c in kinds), SIDE_NAMES.index(side))
+    return side_protection(display_rows(display), SIDE_NAMES.index(side), kinds)
 
 
 def _side(r: SideReckoning) -> SideForecast:

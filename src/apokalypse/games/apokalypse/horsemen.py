@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from apokalypse.engine.events import Event
@@ -17,11 +17,12 @@ from .cards import (
     HELMET,
     ICON_OF_HORSEMAN,
     MASK,
-    MUSIC_ROLES,
     NETHER,
     PIG,
     SEAL,
-    CardKind,
+    Card,
+    Lookup,
+    Protection,
 )
 from .pending import GameOver, PlaceSeal
 
@@ -32,27 +33,29 @@ LAST_HORSEMAN = 4
 MAX_SHARED_REWARD = 3  # R-REWARD-1/2: two or three tied each receive one; more, nobody
 
 
-def protection(kinds: Iterable[CardKind], side: int) -> tuple[int, int, int, int]:
-    """(music, masks, helmets, pigs) that the Heaven and Netherworld cards ``kinds`` show on
-    ``side``: music counts whole, and only the icons of the visible half (R-COMP-2). The
-    reckoning counts a display's cards with it, the forecast an observation's codes."""
+def protection(
+    rows: Sequence[Sequence[Card]],
+    side: int,
+    protects: Lookup[Card, tuple[Protection, Protection]],
+) -> Protection:
+    """(music, masks, helmets, pigs) on one side of the display ``rows``, Heaven and Netherworld
+    (R-HORSE-1, R-HORSE-2): what each card there counts for on that side, music whole and icons
+    of the visible half only (``protects[card][side]``, :func:`.cards.card_protection`). The
+    reckoning counts a display's cards with it, the forecast and the computer players an
+    observation's codes."""
     music = masks = helmets = pigs = 0
-    for kind in kinds:
-        if kind.role in MUSIC_ROLES:
-            music += 1
-            continue
-        icons = kind.icons[side]
-        masks += 1 if icons & MASK else 0
-        helmets += 1 if icons & HELMET else 0
-        pigs += 1 if icons & PIG else 0
+    for card in (*rows[side * 3 + HEAVEN], *rows[side * 3 + NETHER]):
+        m, a, h, p = protects[card][side]
+        music += m
+        masks += a
+        helmets += h
+        pigs += p
     return music, masks, helmets, pigs
 
 
-def side_protection(s: State, seat: int, side: int) -> tuple[int, int, int, int]:
+def side_protection(s: State, seat: int, side: int) -> Protection:
     """(music, masks, helmets, pigs) visible on one side of a display, Heaven and Netherworld."""
-    kinds, rows = s.table.kind, s.rows[seat]
-    cards = (*rows[side * 3 + HEAVEN], *rows[side * 3 + NETHER])
-    return protection((kinds[c] for c in cards), side)
+    return protection(s.rows[seat], side, s.table.protection)
 
 
 def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReckoning]:

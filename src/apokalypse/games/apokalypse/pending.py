@@ -6,7 +6,9 @@ multi-step play, a defence window, a seal placement. Being immutable, a clone sh
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
+
+from .roles import Use
 
 
 class Turn(NamedTuple):
@@ -20,7 +22,7 @@ class ChooseTarget(NamedTuple):
 
     player: int
     code: str
-    use: str
+    use: Use
 
 
 class ChooseGift(NamedTuple):
@@ -71,6 +73,20 @@ class PlaceSeal(NamedTuple):
 class GameOver(NamedTuple):
     player: int = -1
 
+
+# The observation's ``decision``: the name of the pending class (a defence window is "Defence"
+# for everyone, asked or not).
+Decision = Literal[
+    "Turn",
+    "ChooseTarget",
+    "ChooseGift",
+    "ChooseRecipient",
+    "ChooseVictim",
+    "Defence",
+    "ChooseDestination",
+    "PlaceSeal",
+    "GameOver",
+]
 
 Pending = (
     Turn

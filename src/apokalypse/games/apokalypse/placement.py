@@ -1,65 +1,59 @@
 """Playing cards into displays (R-PLAY): populaces and deeds, Heaven, Netherworld, music.
 
 ``targets`` lists every legal place for a chosen card and use; ``explain`` turns a refused place
-into the rule that forbids it, so the two never disagree about what is legal.
+into the rule that forbids it, so the two never disagree about what is legal. Which card may go
+where is :mod:`.roles`' table; when a row has room is here. :func:`places` and :func:`seal_places`
+work on plain rows, so that the State (card ids) and an observation (codes, :mod:`.observed`)
+get their places from the same code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from apokalypse.engine.events import Event
 
 from . import knowledge
 from .actions import Action
-from .cards import (
-    CHURCH,
-    DUAL,
-    EARTH,
-    ETHOS_CHANGE,
-    EVIL,
-    FIEND,
-    GOOD,
-    HEAVEN,
-    ICON,
-    METAL,
-    NETHER,
-    PROTECTION,
-    SAINT,
-    SEAL,
-    VIOLENCE,
-)
+from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, Card, Cards, Lookup
 from .pending import ChooseGift, ChooseVictim
+from .roles import (
+    EVIL_HEAVEN,
+    EVIL_NETHER,
+    GOOD_HEAVEN,
+    GOOD_NETHER,
+    PLACES,
+    REPLACE_ROWS,
+    SEAL,
+    USES,
+    Role,
+    Use,
+)
 
 if TYPE_CHECKING:
     from .state import State
 
-# Which uses each role allows, and the rule that says so.
-USES: dict[str, tuple[str, ...]] = {
-    PROTECTION: ("good", "evil", "heaven"),
-    METAL: ("good", "evil", "nether", "neutralise"),
-    DUAL: ("nether",),
-    ICON: ("nether",),
-    SAINT: ("good",),
-    FIEND: ("evil",),
-    CHURCH: ("heaven", "neutralise"),
-    VIOLENCE: ("attack",),
-    ETHOS_CHANGE: ("attack",),
+__all__ = [
+    "USES",
+    "open_uses",
+    "places",
+    "plays",
+    "seal_places",
+    "seal_targets",
+    "targets",
+    "use_targets",
+]
+
+# For a Heaven or Netherworld use: whether the role may go to the good and to the evil row.
+SIDES: dict[tuple[Role, Use], tuple[bool, bool]] = {
+    (role, use): (GOOD * 3 + plane in rows, EVIL * 3 + plane in rows)
+    for (role, use), rows in PLACES.items()
+    for plane in {"heaven": (HEAVEN,), "nether": (NETHER,)}.get(use, ())
 }
-# R-PLAY-15: displayed music is the music of the row it lies in (a seal in Heaven is Church Music,
-# in the Netherworld Heavy Metal), and only the other music removes it. So each music clears the
-# music of these rows (index side * 3 + plane): Heavy Metal the Heaven rows, Church Music the
-# Netherworld rows, and a seal, which carries both (R-REWARD-3), any of them.
-HEAVEN_ROWS = (GOOD * 3 + HEAVEN, EVIL * 3 + HEAVEN)
-NETHER_ROWS = (GOOD * 3 + NETHER, EVIL * 3 + NETHER)
-NEUTRALISES: dict[str, tuple[int, ...]] = {
-    METAL: HEAVEN_ROWS,
-    CHURCH: NETHER_ROWS,
-    SEAL: tuple(sorted((*HEAVEN_ROWS, *NETHER_ROWS))),
-}
-# Where a seal may take the place of a card that is not music, as music from hand may (R-PLAY-10,
-# R-PLAY-14): good Heaven and evil Netherworld.
-SEAL_REPLACES = frozenset({GOOD * 3 + HEAVEN, EVIL * 3 + NETHER})
+# A seal (R-REWARD-3): where it is added, and where it replaces a card that is not music.
+SEAL_ROWS = (*PLACES[SEAL, "heaven"], *PLACES[SEAL, "nether"])
+SEAL_REPLACES = frozenset(SEAL_ROWS) & frozenset(REPLACE_ROWS)
 
 
 def _target(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
@@ -73,10 +67,10 @@ _new_tuple = tuple.__new__
 def open_uses(s: State) -> frozenset[str]:
     """One pass over the table: which (use, role group) have at least one legal place now.
 
-    Keys: heaven-good, heaven-evil (protection only), nether-good (Netherworld K cards only),
-    nether-evil, neutralise-heaven (music in a Heaven row: what Heavy Metal hits),
-    neutralise-nether (music in a Netherworld row: what Church Music hits). Must agree with
-    :func:`_places`; a property test checks that it does."""
+    Keys: heaven-good, heaven-evil, nether-good, nether-evil (a card may be added or replaced
+    there: ``OPEN_KEY``), neutralise-heaven, neutralise-nether (music lies in a row of that
+    plane: ``MUSIC_KEY``); ``PLACES_NEEDED`` says which keys a play needs. Must agree with
+    :func:`places`; a property test checks that it does."""
     is_music = s.table.music.__getitem__
     found: set[str] = set()
     for hg, eg, ng, he, ee, ne in s.rows:
@@ -97,15 +91,27 @@ def open_uses(s: State) -> frozenset[str]:
     return frozenset(found)
 
 
-# For each (role, use): the keys of open_uses of which one must be present.
-PLACES_NEEDED: dict[tuple[str, str], tuple[str, ...]] = {
-    (PROTECTION, "heaven"): ("heaven-good", "heaven-evil"),
-    (CHURCH, "heaven"): ("heaven-good",),
-    (METAL, "nether"): ("nether-evil",),
-    (DUAL, "nether"): ("nether-good", "nether-evil"),
-    (ICON, "nether"): ("nether-good", "nether-evil"),
-    (METAL, "neutralise"): ("neutralise-heaven",),
-    (CHURCH, "neutralise"): ("neutralise-nether",),
+# The key of open_uses that says a row has a place: to add or replace a card there, or (a key of
+# its own) music there to neutralise.
+OPEN_KEY = {
+    GOOD_HEAVEN: "heaven-good",
+    EVIL_HEAVEN: "heaven-evil",
+    GOOD_NETHER: "nether-good",
+    EVIL_NETHER: "nether-evil",
+}
+MUSIC_KEY = {
+    GOOD_HEAVEN: "neutralise-heaven",
+    EVIL_HEAVEN: "neutralise-heaven",
+    GOOD_NETHER: "neutralise-nether",
+    EVIL_NETHER: "neutralise-nether",
+}
+# For each (role, use) placed in a row: the keys of open_uses of which one must be present.
+PLACES_NEEDED: dict[tuple[Role, Use], tuple[str, ...]] = {
+    (role, use): tuple(
+        dict.fromkeys((MUSIC_KEY if use == "neutralise" else OPEN_KEY)[r] for r in rows)
+    )
+    for (role, use), rows in PLACES.items()
+    if use in USES[role] and use in ("heaven", "nether", "neutralise")
 }
 
 
@@ -141,43 +147,59 @@ def plays(s: State, player: int) -> list[Action]:
     return out
 
 
-def targets(s: State, code: str, use: str) -> list[Action]:
+def targets(s: State, code: str, use: Use) -> list[Action]:
     """Second step: every legal place for ``code`` played as ``use``."""
-    kind = s.table.kinds_by_code[code]
+    return use_targets(s.rows, s.table, s.table.kinds_by_code[code].role, use)
+
+
+def use_targets(
+    displays: Sequence[Sequence[Sequence[Card]]], cards: Cards[Card], role: Role, use: Use
+) -> list[Action]:
+    """Every legal place for a ``role`` card played as ``use`` in ``displays`` (per seat, six
+    rows ``side * 3 + plane``), the cards read through ``cards``."""
     if use in ("good", "evil"):
         side = GOOD if use == "good" else EVIL
-        return [_target(q, side) for q in range(s.n)]
+        return [_target(q, side) for q in range(len(displays))]
     if use == "attack":
-        from .attacks import targets as attack_targets
+        from .attacks import attack_targets
 
-        return [_target(q, sd) for q, sd in attack_targets(s, kind.role)]
-    return _places(s, kind.role, use)
+        return [_target(q, sd) for q, sd in attack_targets(displays, cards, role)]
+    return places(displays, cards.music, role, use)
 
 
-def _places(s: State, role: str, use: str) -> list[Action]:
-    """Heaven, Netherworld and neutralise places (``open_uses`` is the summary of this)."""
+def places(
+    displays: Sequence[Sequence[Sequence[Card]]], music: Lookup[Card, bool], role: Role, use: Use
+) -> list[Action]:
+    """Heaven, Netherworld and neutralise places of a ``role`` card played as ``use`` in
+    ``displays`` (per seat, six rows ``side * 3 + plane``; ``music[card]``: whether it is music).
+    ``open_uses`` is the summary of this on a State."""
     out: list[Action] = []
-    music = s.table.music
-    for q, rows in enumerate(s.rows):
-        hg, eg, ng, he, ee, ne = rows
-        if use == "heaven":
-            if len(hg) < len(eg):  # R-PLAY-8, good side
-                out.append(_target(q, GOOD, HEAVEN))
-            for i, c in enumerate(hg):  # R-PLAY-10: replace, never music
-                if not music[c]:
-                    out.append(_target(q, GOOD, HEAVEN, i))
-            if role == PROTECTION and len(he) < len(ne):  # R-PLAY-8 evil side, R-PLAY-9
+    if use == "heaven":
+        good, evil = SIDES[role, use]  # R-PLAY-9: Church Music over good populaces only
+        for q, (hg, eg, _ng, he, _ee, ne) in enumerate(displays):
+            if good:
+                if len(hg) < len(eg):  # R-PLAY-8, good side
+                    out.append(_target(q, GOOD, HEAVEN))
+                for i, c in enumerate(hg):  # R-PLAY-10: replace, never music
+                    if not music[c]:
+                        out.append(_target(q, GOOD, HEAVEN, i))
+            if evil and len(he) < len(ne):  # R-PLAY-8, evil side
                 out.append(_target(q, EVIL, HEAVEN))
-        elif use == "nether":
-            if role != METAL and len(ng) < len(hg) and len(ng) < len(eg):  # R-PLAY-12, R-PLAY-13
+    elif use == "nether":
+        good, evil = SIDES[role, use]  # R-PLAY-13: Heavy Metal under evil populaces only
+        for q, (hg, eg, ng, _he, ee, ne) in enumerate(displays):
+            if good and len(ng) < len(hg) and len(ng) < len(eg):  # R-PLAY-12, good side
                 out.append(_target(q, GOOD, NETHER))
-            if len(ne) < len(ee):  # R-PLAY-12, evil side
-                out.append(_target(q, EVIL, NETHER))
-            for i, c in enumerate(ne):  # R-PLAY-14: replace, never music
-                if not music[c]:
-                    out.append(_target(q, EVIL, NETHER, i))
-        else:  # neutralise (R-PLAY-15): the other music, by the row it lies in
-            for r in NEUTRALISES[role]:
+            if evil:
+                if len(ne) < len(ee):  # R-PLAY-12, evil side
+                    out.append(_target(q, EVIL, NETHER))
+                for i, c in enumerate(ne):  # R-PLAY-14: replace, never music
+                    if not music[c]:
+                        out.append(_target(q, EVIL, NETHER, i))
+    elif use == "neutralise":  # R-PLAY-15: the other music, by the row it lies in
+        neutralised = PLACES[role, use]
+        for q, rows in enumerate(displays):
+            for r in neutralised:
                 for i, c in enumerate(rows[r]):
                     if music[c]:
                         out.append(_target(q, r // 3, r % 3, i))
@@ -274,6 +296,13 @@ def steal(s: State, player: int, victim: int) -> list[Event]:
 
 
 def seal_targets(s: State) -> list[Action]:
+    """Where the seal being awarded may go: :func:`seal_places` of the State."""
+    return seal_places(s.rows, s.table.music)
+
+
+def seal_places(
+    displays: Sequence[Sequence[Sequence[Card]]], music: Lookup[Card, bool]
+) -> list[Action]:
     """R-REWARD-3: a seal is played like the music cards (2009, VI.A.4.b), so it has every place
     that Church Music as 'heaven', Heavy Metal as 'nether' or either as 'neutralise' has:
 
@@ -284,16 +313,16 @@ def seal_targets(s: State) -> list[Action]:
     - onto any displayed music, to neutralise it (R-PLAY-15): it carries both musics.
 
     A target with a position is a neutralisation when music lies there, else a replacement.
-    The same places as ``_places`` for those three plays, in one pass."""
+    The same places as :func:`places` for those three plays, in one pass (the seal's rows in
+    the table, ``SEAL_ROWS``: good Heaven, the evil Netherworld)."""
     out: list[Action] = []
-    music = s.table.music
-    for q, rows in enumerate(s.rows):
+    for q, rows in enumerate(displays):
         hg, eg, _ng, _he, ee, ne = rows
-        if len(hg) < len(eg):
+        if len(hg) < len(eg):  # R-PLAY-8, as Church Music (R-PLAY-9)
             out.append(_target(q, GOOD, HEAVEN))
-        if len(ne) < len(ee):
+        if len(ne) < len(ee):  # R-PLAY-12, as Heavy Metal (R-PLAY-13)
             out.append(_target(q, EVIL, NETHER))
-        for r in NEUTRALISES[SEAL]:
+        for r in PLACES[SEAL, "neutralise"]:
             replaceable = r in SEAL_REPLACES
             for i, c in enumerate(rows[r]):
                 if replaceable or music[c]:

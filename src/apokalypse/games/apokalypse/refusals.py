@@ -12,33 +12,13 @@ from typing import TYPE_CHECKING
 from apokalypse.engine.errors import IllegalAction
 
 from .actions import Action, format_place
-from .cards import (
-    CHURCH,
-    EARTH,
-    EVIL,
-    FIEND,
-    GOOD,
-    HEAVEN,
-    METAL,
-    MUSIC_ROLES,
-    NETHER,
-    PLANE_NAMES,
-    SAINT,
-)
-from .placement import PLACES_NEEDED, USES, open_uses
+from .cards import EARTH, GOOD, HEAVEN, NETHER, PLANE_NAMES
+from .placement import OPEN_KEY, PLACES_NEEDED, open_uses
+from .roles import PLACE_RULE, ROLES, USE_ROWS, USE_RULE, RoleRules, RuleId, Use, is_use
 
 if TYPE_CHECKING:
     from .state import State
 
-WRONG_USE_RULE = {
-    "good": "R-PLAY-3",
-    "evil": "R-PLAY-3",
-    "heaven": "R-PLAY-7",
-    "nether": "R-PLAY-11",
-    "attack": "R-ATTACK-1",
-    "neutralise": "R-PLAY-15",
-}
-NO_TARGET_RULE = {"heaven": "R-PLAY-8", "nether": "R-PLAY-12", "neutralise": "R-PLAY-15"}
 NO_ATTACK_TARGET = {  # why an attack has no target (attacks.no_target_reason)
     "none": "no outermost populace can be attacked now",
     "music": "every outermost populace has music above or below it",
@@ -47,6 +27,11 @@ NO_ATTACK_TARGET = {  # why an attack has no target (attacks.no_target_reason)
     "mixed": "every outermost populace is shielded, by music above or below it or as an"
     " especially good or evil person against Ethos change",
 }
+
+
+def _kept_off(rules: RoleRules, rows: tuple[int, ...]) -> RuleId | None:
+    """The rule of the card's own that keeps it off one of ``rows``, if one does."""
+    return next((rules.kept_off[r] for r in rows if r in rules.kept_off), None)
 
 
 def check_play(s: State, player: int, code: str, use: str) -> None:
@@ -68,12 +53,11 @@ def check_play(s: State, player: int, code: str, use: str) -> None:
             key="play.not-held",
             params={"card": code},
         )
-    if use not in USES[kind.role]:
-        rule = WRONG_USE_RULE[use]
-        if kind.role in (SAINT, FIEND) and use in ("good", "evil"):
-            rule = "R-PLAY-6"
-        elif kind.role == CHURCH and use == "nether":
-            rule = "R-PLAY-9"
+    rules = ROLES[kind.role]
+    if not is_use(use) or use not in rules.uses:
+        # the use's own rule, or the card's where it keeps the card off that use's rows
+        # (R-PLAY-6 a person on the other side, R-PLAY-9 Church Music in the Netherworld)
+        rule = _wrong_use(rules, use) if is_use(use) else "R-TURN-1"
         raise IllegalAction(
             rule,
             f"{code!r} cannot be played as {use!r}",
@@ -100,38 +84,42 @@ def check_play(s: State, player: int, code: str, use: str) -> None:
                 "mixed": "attack.all-shielded",
             }[reason],
         )
-    if use not in NO_TARGET_RULE:
+    if use not in PLACE_RULE:
         return
     open_now = open_uses(s)
     if open_now & set(PLACES_NEEDED[kind.role, use]):
         return
-    if kind.role == CHURCH and use == "heaven" and "heaven-evil" in open_now:
+    # A row of the plane is open, but the card's own rule keeps it off that row.
+    kept_off = _kept_off(rules, tuple(r for r in USE_ROWS[use] if OPEN_KEY[r] in open_now))
+    if kept_off == "R-PLAY-9":
         raise IllegalAction(  # R-PLAY-9: Heaven is open, but only over evil populaces
             "R-PLAY-9",
             "Church Music goes over good populaces only, and no good Heaven place is open",
             key="play.church-no-good-place",
         )
-    if kind.role == METAL and use == "nether" and "nether-good" in open_now:
+    if kept_off == "R-PLAY-13":
         raise IllegalAction(  # R-PLAY-13: the Netherworld is open, but only under good populaces
             "R-PLAY-13",
             "Heavy Metal goes under evil populaces only, and no evil Netherworld place is open",
             key="play.metal-no-evil-place",
         )
     raise IllegalAction(
-        NO_TARGET_RULE[use],
+        PLACE_RULE[use],
         f"{code!r} has no legal place as {use!r} now",
         key="play.no-place",
         params={"card": code, "use": use},
     )
 
 
-def _music(s: State, card: int) -> bool:
-    return s.table.kind[card].role in MUSIC_ROLES
+def _wrong_use(rules: RoleRules, use: Use) -> RuleId:
+    return _kept_off(rules, USE_ROWS[use]) or USE_RULE[use]
 
 
-def explain(s: State, code: str, use: str, action: Action) -> None:
+def explain(s: State, code: str, use: Use, action: Action) -> None:
     """Raise the specific rule a refused target breaks."""
     kind = s.table.kinds_by_code[code]
+    rules = ROLES[kind.role]
+    music = s.table.music
     place = format_place(action.seat, action.side, action.plane, action.pos)
     if use in ("good", "evil", "attack"):
         if action.plane not in (-1, EARTH) or action.pos >= 0:
@@ -146,7 +134,8 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
             from .attacks import explain_target
 
             explain_target(s, kind.role, action.seat, action.side)
-        rule = "R-PLAY-6" if kind.role in (SAINT, FIEND) else "R-PLAY-3"
+        # the side the use names (R-PLAY-3), or a person's own side (R-PLAY-6)
+        rule = _kept_off(rules, (action.side * 3 + EARTH,)) or "R-PLAY-3"
         raise IllegalAction(
             rule,
             f"'play {code} {use}' adds a populace on the {use} side only",
@@ -157,7 +146,7 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
     wanted_plane = {"heaven": HEAVEN, "nether": NETHER}.get(use)
     if wanted_plane is not None and plane != wanted_plane:
         raise IllegalAction(
-            WRONG_USE_RULE[use],
+            USE_RULE[use],
             f"{code!r} as {use!r} goes to the {use} row",
             key="play.wrong-plane",
             params={"card": code, "use": use, "plane": wanted_plane},
@@ -166,7 +155,7 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
     row = rows[action.side * 3 + max(plane, 0)]
     if use == "neutralise":
         # Dict literals: tests/test_i18n_refusals.py reads each raise's params from the source.
-        if 0 <= action.pos < len(row) and _music(s, row[action.pos]):
+        if 0 <= action.pos < len(row) and music[row[action.pos]]:
             raise IllegalAction(  # R-PLAY-15: music is the music of its row
                 "R-PLAY-15",
                 f"{place}: music in the {PLANE_NAMES[plane]} row is the same music as {code!r};"
@@ -195,7 +184,7 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
                     "pos": action.pos,
                 },
             )
-        if _music(s, row[action.pos]):
+        if music[row[action.pos]]:
             raise IllegalAction(
                 "R-PLAY-15",
                 "displayed music cannot be replaced, only neutralised",
@@ -209,8 +198,9 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
             key="play.replace-heaven" if plane == HEAVEN else "play.replace-nether",
             params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
         )
+    kept_off = _kept_off(rules, (action.side * 3 + plane,))
     if plane == HEAVEN:
-        if kind.role == CHURCH and action.side == EVIL:
+        if kept_off == "R-PLAY-9":  # Church Music over good populaces only
             raise IllegalAction(
                 "R-PLAY-9", "Church Music goes on the good side only", key="play.church-good-only"
             )
@@ -232,7 +222,7 @@ def explain(s: State, code: str, use: str, action: Action) -> None:
             key="play.evil-heaven-needs-nether",
             params={"seat": action.seat, "side": action.side, "plane": plane, "pos": action.pos},
         )
-    if kind.role == METAL and action.side == GOOD:
+    if kept_off == "R-PLAY-13":  # Heavy Metal under evil populaces only
         raise IllegalAction(
             "R-PLAY-13", "Heavy Metal goes on the evil side only", key="play.metal-evil-only"
         )

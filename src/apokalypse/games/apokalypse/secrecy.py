@@ -7,20 +7,20 @@ a search samples one with :func:`determinize`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
 from . import knowledge
-from .cards import EARTH, EVIL, GOOD, HORSEMAN, PLANE_NAMES, SIDE_NAMES
+from .cards import EARTH, EVIL, GOOD, HEAVEN, HORSEMAN, NETHER
 from .dealing import above_next
-from .pending import ChooseDestination, ChooseRecipient, ChooseTarget, Defence, GameOver
+from .ending import result as final_result
+from .observation import SIDES, AttackView, DisplayView, Observation, SideView
+from .pending import ChooseDestination, ChooseRecipient, ChooseTarget, Decision, Defence, GameOver
 
 if TYPE_CHECKING:
     from .state import State
-
-Observation = dict[str, Any]
 
 
 def _populace(s: State, card: int) -> str:
@@ -28,22 +28,21 @@ def _populace(s: State, card: int) -> str:
     return kind.code if kind.back == "K" else "populace"  # B populaces lie back up
 
 
-def _display(s: State, seat: int) -> dict[str, Any]:
+def _side(s: State, rows: list[list[int]], side: int) -> SideView:
+    row = side * 3
+    return {
+        "heaven": [s.code(c) for c in rows[row + HEAVEN]],
+        "earth": [_populace(s, c) for c in rows[row + EARTH]],
+        "nether": [s.code(c) for c in rows[row + NETHER]],
+    }
+
+
+def _display(s: State, seat: int) -> DisplayView:
     rows = s.rows[seat]
-    out: dict[str, Any] = {}
-    for side in (GOOD, EVIL):
-        view: dict[str, Any] = {}
-        for plane, name in enumerate(PLANE_NAMES):
-            row = rows[side * 3 + plane]
-            if plane == EARTH:
-                view[name] = [_populace(s, c) for c in row]
-            else:
-                view[name] = [s.code(c) for c in row]
-        out[SIDE_NAMES[side]] = view
-    return out
+    return {"good": _side(s, rows, GOOD), "evil": _side(s, rows, EVIL)}
 
 
-def _attack(s: State) -> dict[str, Any] | None:
+def _attack(s: State) -> AttackView | None:
     """The attack on the table (public: it was declared openly, R-ATTACK-1)."""
     p = s.pending
     if isinstance(p, Defence):
@@ -52,7 +51,7 @@ def _attack(s: State) -> dict[str, Any] | None:
         attacker, card, seat, side = p.player, s.table_cards[-1], p.seat, p.side
     else:
         return None
-    return {"attacker": attacker, "card": s.code(card), "seat": seat, "side": SIDE_NAMES[side]}
+    return {"attacker": attacker, "card": s.code(card), "seat": seat, "side": SIDES[side]}
 
 
 def _fronts(s: State, player: int) -> dict[str, str]:
@@ -66,7 +65,7 @@ def _fronts(s: State, player: int) -> dict[str, str]:
         for side in (GOOD, EVIL):
             for pos, card in enumerate(rows[side * 3 + EARTH]):
                 if laid.get(card) == player:
-                    out[f"p{q + 1}.{SIDE_NAMES[side]}.{pos}"] = s.code(card)
+                    out[f"p{q + 1}.{SIDES[side]}.{pos}"] = s.code(card)
     return out
 
 
@@ -102,12 +101,13 @@ def observation(s: State, player: int | None) -> Observation:
         "round": s.round,
         "horseman": min(s.horseman, 4),
         "to_act": None if over or hidden_turn else pending.player,
-        "decision": type(pending).__name__ if not hidden_turn else "Defence",
+        # the pending class's name (a test checks that Decision lists them all)
+        "decision": cast(Decision, type(pending).__name__) if not hidden_turn else "Defence",
         "startup": s.startup,
         "passed": list(s.passed),
         "decks": [
-            {"back": back, "size": len(s.decks[d]), "above_horseman": above_next(s, d)}
-            for d, back in enumerate(("B", "K"))
+            {"back": "B", "size": len(s.decks[0]), "above_horseman": above_next(s, 0)},
+            {"back": "K", "size": len(s.decks[1]), "above_horseman": above_next(s, 1)},
         ],
         "discards": [[_discarded(s, c) for c in pile] for pile in s.discards],
         "seal_supply": len(s.seal_supply),
@@ -121,15 +121,17 @@ def observation(s: State, player: int | None) -> Observation:
     }
     if player is not None:
         obs["hand"] = sorted(s.code(c) for c in s.hands[player])
-        obs["ethos"] = SIDE_NAMES[s.ethos[player]]
+        obs["ethos"] = SIDES[s.ethos[player]]
         obs["known"] = knowledge.holdings(s.knowledge[player])
         obs["fronts"] = _fronts(s, player)
-        if pending.player == player and type(pending) in (ChooseTarget, ChooseRecipient):
-            obs["choice"] = pending._asdict()
+        if pending.player == player:
+            if type(pending) is ChooseTarget:
+                obs["choice"] = {"player": player, "code": pending.code, "use": pending.use}
+            elif type(pending) is ChooseRecipient:
+                obs["choice"] = {"player": player, "code": pending.code}
     if over:  # R-END-3: ethos revealed
-        obs["ethos_all"] = [SIDE_NAMES[e] for e in s.ethos]
-        result = s.result
-        obs["result"] = result.to_json() if result else None
+        obs["ethos_all"] = [SIDES[e] for e in s.ethos]
+        obs["result"] = final_result(s).view()
     return obs
 
 

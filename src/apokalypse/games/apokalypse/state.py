@@ -8,7 +8,8 @@ what a player may see.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
@@ -31,10 +32,11 @@ from .pending import (
     PlaceSeal,
     Turn,
 )
+from .roles import Use
 
 if TYPE_CHECKING:
     from .ending import Result
-    from .secrecy import Observation
+    from .observation import Observation
 
 
 class State:
@@ -102,6 +104,12 @@ class State:
     def move(self) -> int:
         """How many actions have been applied (the observations' ``move``)."""
         return self.moves
+
+    @property
+    def opening(self) -> tuple[Event, ...]:
+        """Events of ``new_game`` before the first decision: none, the first player decides
+        before anything happens."""
+        return ()
 
     @property
     def to_act(self) -> int:
@@ -269,7 +277,8 @@ def _apply_turn(s: State, p: Turn, action: Action, checked: bool) -> list[Event]
         )
     if not checked:
         refusals.check_play(s, player, action.code, action.use)
-    s.pending = ChooseTarget(player, action.code, action.use)
+    # check_play (or the legal list the action came from) refused an empty or unknown use
+    s.pending = ChooseTarget(player, action.code, cast(Use, action.use))
     return []
 
 
@@ -429,7 +438,8 @@ def _apply_over(s: State, p: GameOver, action: Action, checked: bool) -> list[Ev
     raise IllegalAction("R-END-1", "the game is over", key="game.over")
 
 
-_LEGAL: dict[type, Any] = {
+# By the type of the pending decision; each function takes a decision of that one type.
+_LEGAL: dict[type, Callable[[State, Any], list[Action]]] = {
     Turn: _legal_turn,
     ChooseTarget: _legal_target,
     ChooseGift: _legal_gift,
@@ -440,7 +450,7 @@ _LEGAL: dict[type, Any] = {
     PlaceSeal: _legal_seal,
     GameOver: _legal_over,
 }
-_APPLY: dict[type, Any] = {
+_APPLY: dict[type, Callable[[State, Any, Action, bool], list[Event]]] = {
     Turn: _apply_turn,
     ChooseTarget: _apply_target,
     ChooseGift: _apply_gift,

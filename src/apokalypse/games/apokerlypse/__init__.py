@@ -63,21 +63,26 @@ Decisions the engine takes where the rules are silent:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from apokalypse.engine.errors import ConfigError
 
 from .actions import Action, parse_action
 from .config import MAX_PLAYERS, MIN_PLAYERS, Config
+from .observation import Observation
 from .scoring import Result
 from .setup import new_game
 from .state import State
+
+if TYPE_CHECKING:
+    from apokalypse.engine.protocol import Game
 
 __all__ = [
     "GAME",
     "Action",
     "Apokerlypse",
     "Config",
+    "Observation",
     "Result",
     "State",
     "new_game",
@@ -100,7 +105,7 @@ class Apokerlypse:
     def __init__(self) -> None:
         self.variants = dict(VARIANTS)
 
-    def config_from_json(self, data: Any) -> Config:
+    def config_from_json(self, data: object) -> Config:
         return Config.from_json(data)
 
     def config_from_options(
@@ -135,3 +140,6 @@ class Apokerlypse:
 
 
 GAME = Apokerlypse()
+
+if TYPE_CHECKING:  # the type checker verifies that the game keeps the protocol
+    _: Game[Action, Observation, Config] = GAME

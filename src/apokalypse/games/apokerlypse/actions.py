@@ -22,23 +22,28 @@ Every decision is short; an effect that needs choices asks for them one at a tim
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, TypeGuard, get_args
 
 from apokalypse.engine.errors import NotationError
+from apokalypse.engine.notation import split_action
 from apokalypse.engine.text import ascii_number, shown
 
 from .cards import CODES, parse_card
 
-_NO_ARG = ("pay", "stand", "drop", "ability", "done", "allow")
-_CARD_ARG = ("discard", "use", "give", "swap", "block")
-_SEAT_ARG = ("target",)
-VERBS = _NO_ARG + _CARD_ARG + _SEAT_ARG
+NoArgVerb = Literal["pay", "stand", "drop", "ability", "done", "allow"]
+CardVerb = Literal["discard", "use", "give", "swap", "block"]
+SeatVerb = Literal["target"]
+Verb = Literal[NoArgVerb, CardVerb, SeatVerb]
+_NO_ARG: tuple[NoArgVerb, ...] = get_args(NoArgVerb)
+_CARD_ARG: tuple[CardVerb, ...] = get_args(CardVerb)
+_SEAT_ARG: tuple[SeatVerb, ...] = get_args(SeatVerb)
+VERBS: tuple[Verb, ...] = _NO_ARG + _CARD_ARG + _SEAT_ARG
 # A seat is 1–4: a few digits are plenty, and more would let int() refuse (4,300 digits).
 MAX_DIGITS = 3
 
 
 class Action(NamedTuple):
-    verb: str
+    verb: Verb
     card: int = -1
     seat: int = -1
 
@@ -54,25 +59,17 @@ PAY, STAND, DROP = Action("pay"), Action("stand"), Action("drop")
 ABILITY, DONE, ALLOW = Action("ability"), Action("done"), Action("allow")
 
 
+# How many arguments each verb takes, in the order a refusal lists the verbs.
+ARGUMENTS: dict[Verb, int] = {verb: 0 if verb in _NO_ARG else 1 for verb in VERBS}
+
+
+def is_verb(word: str) -> TypeGuard[Verb]:
+    return word in VERBS
+
+
 def parse_action(text: str) -> Action:
     """Parse the notation above; raises :class:`NotationError` naming what is wrong."""
-    words = text.strip().split()
-    if not words:
-        raise NotationError("empty action", key="empty")
-    verb, args = words[0].lower(), words[1:]
-    if verb not in VERBS:
-        raise NotationError(
-            f"{shown(text)}: unknown verb {shown(verb)} (one of {', '.join(VERBS)})",
-            key="verb",
-            params={"text": shown(text), "verb": shown(verb), "verbs": ", ".join(VERBS)},
-        )
-    want = 0 if verb in _NO_ARG else 1
-    if len(args) != want:
-        raise NotationError(
-            f"{shown(text)}: {verb!r} takes {want} argument(s), got {len(args)}",
-            key="arguments",
-            params={"text": shown(text), "verb": repr(verb), "want": want, "got": len(args)},
-        )
+    verb, args = split_action(text, is_verb, ARGUMENTS)  # cards keep their case: "Th"
     if verb in _NO_ARG:
         return Action(verb)
     arg = args[0]

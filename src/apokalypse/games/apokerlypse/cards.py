@@ -9,6 +9,8 @@ text code is rank then suit, as on poker tables: ``"7h"``, ``"Td"``, ``"As"``.
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from apokalypse.engine.text import shown
 
 RANKS = "23456789TJQKA"
@@ -18,7 +20,8 @@ DECK_SIZE = 52
 HAND_SIZE = 5  # K-SETUP-2 and the discard limit of K-ROUND-2
 
 # K-SETUP-1: one faction per suit.
-FACTIONS = ("military", "civilians", "plunderers", "zombies")
+FactionName = Literal["military", "civilians", "plunderers", "zombies"]
+FACTIONS: tuple[FactionName, ...] = get_args(FactionName)
 
 # K-SCORE-3: 2–6 → 0, 7–10 → 1, J/Q/K/A → 2 bonus points.
 BONUS_BY_RANK = (0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2)

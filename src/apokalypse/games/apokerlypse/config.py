@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.text import shown
@@ -11,10 +11,11 @@ from apokalypse.engine.text import shown
 from .content import Content, load_content
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # K-SETUP-1
-TABLES = ("full", "short")  # KV-TABLE: the full rules (default) or the short rules
+TableName = Literal["full", "short"]  # KV-TABLE: the full rules (default) or the short rules
+TABLES: tuple[TableName, ...] = get_args(TableName)
 
 # K-SCORE-2 base points by category, high card … royal flush.
-BASE_POINTS = {
+BASE_POINTS: dict[TableName, tuple[int, ...]] = {
     "full": (0, 2, 5, 9, 14, 18, 25, 40, 60, 70),
     "short": (2, 5, 9, 14, 20, 25, 35, 55, 75, 95),
 }
@@ -28,7 +29,7 @@ class Config:
     stored as given so that a record carries its own content."""
 
     players: int = 4
-    table: str = "full"
+    table: TableName = "full"
     bonus_cap: bool = False
     content: str = "plain"
 
@@ -67,7 +68,7 @@ class Config:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Config:
+    def from_json(cls, data: object) -> Config:
         if not isinstance(data, dict):
             raise ConfigError("config must be an object")
         unknown = set(data) - {"players", "table", "bonus_cap", "content"}

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, TypeGuard, get_args
 
 from apokalypse.engine.datafile import read_toml
 from apokalypse.engine.errors import DataFileError
@@ -34,12 +34,29 @@ from apokalypse.engine.text import shown
 
 from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit
 
-TIMINGS = ("draw", "discard", "final", "any")
-WHO = ("self", "others", "all", "one")
+Timing = Literal["draw", "discard", "final", "any"]
+Who = Literal["self", "others", "all", "one"]
+TIMINGS: tuple[Timing, ...] = get_args(Timing)
+WHO: tuple[Who, ...] = get_args(Who)
+StructureKind = Literal["category-up", "set-suit", "set-rank"]  # K-SCORE-4
+EffectKind = Literal[
+    StructureKind,
+    "multiplier",
+    "counts-double",
+    "block",
+    "gain",
+    "lose",
+    "take",
+    "give",
+    "swap",
+    "peek",
+    "hand-limit",
+]
 
 # kind → {parameter: (type, low, high, default)}; default None means required.
 _INT = "int"
-KINDS: dict[str, dict[str, tuple[str, int, int, Any]]] = {
+_Spec = tuple[str, int, int, int | str | None]
+KINDS: dict[EffectKind, dict[str, _Spec]] = {
     "category-up": {"steps": (_INT, 1, 9, 1)},
     "set-suit": {"to": ("suit", 0, 0, None)},
     "set-rank": {"to": ("rank", 0, 0, None)},
@@ -54,9 +71,11 @@ KINDS: dict[str, dict[str, tuple[str, int, int, Any]]] = {
     "peek": {},
     "hand-limit": {"extra": (_INT, 1, 5, 1)},
 }
-STRUCTURE_KINDS = frozenset({"category-up", "set-suit", "set-rank"})  # K-SCORE-4
-CARD_ONLY_KINDS = frozenset({"block", "set-suit", "set-rank", "counts-double"})  # need a card
-ABILITY_TIMINGS = ("any", "final")  # K-SCORE-5: "any time unless stated"
+STRUCTURE_KINDS: frozenset[EffectKind] = frozenset(get_args(StructureKind))
+CARD_ONLY_KINDS: frozenset[EffectKind] = frozenset(
+    {"block", "set-suit", "set-rank", "counts-double"}
+)  # need a card
+ABILITY_TIMINGS: tuple[Timing, ...] = ("any", "final")  # K-SCORE-5: "any time unless stated"
 ACTION_CHIPS_DEFAULT = (1, 2, 2)  # K-SETUP-2, for 2, 3 and 4 players
 ACTION_CHIPS_TOTAL = 16  # K-SETUP-1
 _MAX_CHIPS = ACTION_CHIPS_TOTAL // len(FACTIONS)  # so four factions never exceed the box
@@ -71,10 +90,10 @@ MAX_NAME_LENGTH = 60
 class Effect:
     """One card effect or faction ability. ``to`` is a rank (set-rank) or suit (set-suit)."""
 
-    kind: str
-    timing: str
+    kind: EffectKind
+    timing: Timing
     amount: int = 0
-    who: str = "self"
+    who: Who = "self"
     count: int = 1
     steps: int = 1
     factor: int = 1
@@ -86,9 +105,9 @@ class Effect:
     def is_structure(self) -> bool:
         return self.kind in STRUCTURE_KINDS
 
-    def params(self) -> dict[str, Any]:
+    def params(self) -> dict[str, int | str]:
         """The kind's parameters as plain data (events and observations)."""
-        out: dict[str, Any] = {}
+        out: dict[str, int | str] = {}
         for field in KINDS[self.kind]:
             value = getattr(self, field)
             if self.kind == "set-suit":
@@ -117,7 +136,8 @@ class Content:
     has_blocks: bool  # whether block windows open at all (public: the content is public)
 
 
-def _param(entry: dict[str, Any], field: str, spec: tuple[str, int, int, Any], where: str) -> Any:
+def _param(entry: dict[str, Any], field: str, spec: _Spec, where: str) -> Any:
+    """The field's value, checked: an int, a suit or rank index, or a ``Who``."""
     kind, low, high, default = spec
     value = entry.get(field, default)
     if value is None:
@@ -140,7 +160,7 @@ def _param(entry: dict[str, Any], field: str, spec: tuple[str, int, int, Any], w
         raise DataFileError(f"{where}: field '{field}' {_clean(exc)}") from None
 
 
-def _label(value: Any, field: str, where: str) -> str:
+def _label(value: object, field: str, where: str) -> str:
     """A name shown to people: text without control characters or escape sequences, short."""
     if not isinstance(value, str) or len(value) > MAX_NAME_LENGTH or not value.isprintable():
         raise DataFileError(
@@ -155,7 +175,15 @@ def _clean(exc: ValueError) -> str:
     return text if text.startswith("must") else f"is wrong: {text}"
 
 
-def parse_effect(entry: Any, where: str, ability: bool = False) -> Effect:
+def is_kind(word: str) -> TypeGuard[EffectKind]:
+    return word in KINDS
+
+
+def is_structure(kind: EffectKind) -> TypeGuard[StructureKind]:
+    return kind in STRUCTURE_KINDS
+
+
+def parse_effect(entry: object, where: str, ability: bool = False) -> Effect:
     """One effect table, checked field by field."""
     if not isinstance(entry, dict):
         raise DataFileError(f"{where}: must be a table")
@@ -170,7 +198,7 @@ def parse_effect(entry: Any, where: str, ability: bool = False) -> Effect:
         raise DataFileError(f"{where}: field 'kind' is missing")
     if not isinstance(kind, str):  # a list is no key of KINDS (and not hashable)
         raise DataFileError(f"{where}: field 'kind' must be text, one of {', '.join(KINDS)}")
-    if kind not in KINDS:
+    if not is_kind(kind):
         raise DataFileError(f"{where}: field 'kind' {shown(kind)} is not one of {', '.join(KINDS)}")
     if ability and kind in CARD_ONLY_KINDS:
         raise DataFileError(
@@ -188,7 +216,7 @@ def parse_effect(entry: Any, where: str, ability: bool = False) -> Effect:
     return Effect(kind, timing, name=name, **values)
 
 
-def _faction(entry: Any, suit: int, where: str) -> Faction:
+def _faction(entry: object, suit: int, where: str) -> Faction:
     if not isinstance(entry, dict):
         raise DataFileError(f"{where}: must be a table")
     unknown = set(entry) - {"name", "ability", "action_chips"}

@@ -19,9 +19,9 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
 from . import knowledge
-from .actions import ABILITY, ALLOW, Action
+from .actions import ABILITY, ALLOW, Action, CardVerb
 from .cards import CODES, FACTIONS, codes
-from .content import STRUCTURE_KINDS, Effect
+from .content import Effect, EffectKind, is_structure
 from .pending import Call, ChooseCard, ChooseTarget, Frame, Window
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ def begin(s: State, call: Call, events: list[Event]) -> None:
     e, owner = call.effect, call.owner
     kind = e.kind
     mods = s.mods[owner]
-    if kind in STRUCTURE_KINDS:
+    if is_structure(kind):
         if mods.structure is not None:
             _void(s, call, "K-SCORE-4", events)  # one structure change per player
             return
@@ -239,7 +239,7 @@ def begin(s: State, call: Call, events: list[Event]) -> None:
             s.stack.append(ChooseTarget(owner, call, tuple(targets)))
 
 
-def _chips(s: State, seat: int, kind: str, amount: int, events: list[Event]) -> None:
+def _chips(s: State, seat: int, kind: EffectKind, amount: int, events: list[Event]) -> None:
     """Gains come from the bank (as much as it holds), losses go to it."""
     if kind == "gain":
         got = min(amount, s.bank)
@@ -303,7 +303,8 @@ def frame_legal(s: State, frame: Frame) -> list[Action]:
     if type(frame) is ChooseTarget:
         return [Action("target", seat=q) for q in frame.targets]
     assert type(frame) is ChooseCard
-    return [Action(frame.call.effect.kind, c) for c in sorted(s.hands[frame.player])]
+    verb: CardVerb = "give" if frame.call.effect.kind == "give" else "swap"  # the only two
+    return [Action(verb, c) for c in sorted(s.hands[frame.player])]
 
 
 def frame_apply(s: State, frame: Frame, action: Action) -> list[Event]:

@@ -8,13 +8,29 @@ carries on where it stood. Being immutable, all of them are shared by clones.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from .content import Effect
 
 # Steps of a dealer round, in order (K-ROUND-2 … K-ROUND-4, K-SCORE).
 DRAW_1, DISCARD_1, STAKE_2, DISCARD_2, PARTICIPATE, SCORING = range(6)
-STEP_NAMES = ("draw-1", "discard-1", "draw-2", "discard-2", "participate", "scoring")
+StepName = Literal["draw-1", "discard-1", "draw-2", "discard-2", "participate", "scoring"]
+STEP_NAMES: tuple[StepName, ...] = get_args(StepName)
+
+# The observation's ``decision``: what the seat to act decides. The flow's: discard (both discard
+# steps), stake (phase 2), participate (phase 3), scoring; ``""`` stands for draw-1, which nobody
+# decides. An effect's frames: block-window, choose-target, choose-card.
+Decision = Literal[
+    "",
+    "discard",
+    "stake",
+    "participate",
+    "scoring",
+    "block-window",
+    "choose-target",
+    "choose-card",
+    "over",
+]
 
 
 class Flow(NamedTuple):

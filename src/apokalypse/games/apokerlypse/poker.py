@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
+from typing import Literal, get_args
 
 from .cards import DECK_SIZE
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS = range(8)
 STRAIGHT_FLUSH, ROYAL_FLUSH = 8, 9
-CATEGORIES = (
+Category = Literal[
     "high-card",
     "pair",
     "two-pair",
@@ -37,14 +38,15 @@ CATEGORIES = (
     "four-of-a-kind",
     "straight-flush",
     "royal-flush",
-)
+]
+CATEGORIES: tuple[Category, ...] = get_args(Category)
 _SHIFT = 20
 _ACE = 12
 _WHEEL = frozenset({12, 0, 1, 2, 3})  # A-2-3-4-5, the five-high straight
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _SUIT_BITS = 0xF000
 
-__all__ = ["CATEGORIES", "best_five", "category_of", "evaluate", "evaluate_faces"]
+__all__ = ["CATEGORIES", "Category", "best_five", "category_of", "evaluate", "evaluate_faces"]
 
 
 def _pack(category: int, ranks: Iterable[int]) -> int:

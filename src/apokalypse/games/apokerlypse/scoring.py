@@ -18,6 +18,8 @@ from apokalypse.engine.events import Event
 from . import knowledge
 from .cards import CARD_BONUS, codes
 from .config import BONUS_CAP
+from .content import StructureKind
+from .observation import EndReason, ResultView, ScoreView
 from .pending import GameOver
 from .poker import CATEGORIES, ROYAL_FLUSH, best_five, category_of, evaluate, evaluate_faces
 
@@ -29,7 +31,7 @@ class Mods(NamedTuple):
     """Resolved scoring effects of one player this round (K-SCORE-4/6): they never change again.
     ``structure`` is (kind, card, value): category-up (-1, steps), set-suit/set-rank (card, to)."""
 
-    structure: tuple[str, int, int] | None = None
+    structure: tuple[StructureKind, int, int] | None = None
     multiplier: int = 1
     doubled: frozenset[int] = frozenset()
     extra: int = 0  # hand-limit effects: cards kept above five
@@ -49,7 +51,8 @@ class ScoreLine(NamedTuple):
     total: int
     best: tuple[int, ...]  # the five cards that make the hand
 
-    def to_json(self) -> dict[str, Any]:
+    def view(self) -> ScoreView:
+        """The form in the observation and in ``score`` events."""
         return {
             "seat": self.seat,
             "category": CATEGORIES[self.category],
@@ -69,9 +72,13 @@ class Result:
     winners: tuple[int, ...]
     chips: tuple[int, ...]
     rounds: int
-    reason: str
+    reason: EndReason
 
     def to_json(self) -> dict[str, Any]:
+        return dict(self.view())
+
+    def view(self) -> ResultView:
+        """The form in the observation and in the ``game-over`` event."""
         return {
             "winners": list(self.winners),
             "chips": list(self.chips),
@@ -132,7 +139,7 @@ def score_line(s: State, seat: int) -> ScoreLine:
 def lock(s: State, seat: int, events: list[Event]) -> None:
     line = score_line(s, seat)
     s.scores[seat] = line
-    events.append(Event("score", line.to_json()))
+    events.append(Event("score", line.view()))
 
 
 def payout(s: State, events: list[Event]) -> None:
@@ -163,9 +170,9 @@ def end_game(s: State, events: list[Event]) -> None:
     """K-END-1 / KD-END-1: the most chips win, ties share."""
     best = max(s.chips)
     winners = tuple(q for q in range(s.n) if s.chips[q] == best)
-    reason = "no-chips" if s.zero else "nobody-can-pay"
+    reason: EndReason = "no-chips" if s.zero else "nobody-can-pay"
     s.result_ = Result(winners, tuple(s.chips), s.round, reason)
     s.flow = GameOver()
     # Who ran out, for the final words (they may have won chips back since: K-END-1's "as soon
     # as" ends the game all the same).
-    events.append(Event("game-over", {**s.result_.to_json(), "broke": list(s.broke)}))
+    events.append(Event("game-over", {**s.result_.view(), "broke": list(s.broke)}))

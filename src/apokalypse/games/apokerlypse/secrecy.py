@@ -9,36 +9,47 @@ carry the same split through ``Event.view``; a bot never receives a State.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
 from . import knowledge
 from .cards import CODES, FACTIONS, RANKS, SUITS, codes
-from .pending import STEP_NAMES, ChooseCard, ChooseTarget, GameOver, Window
+from .observation import CategoryUpView, ModsView, Observation, SetFaceView
+from .pending import STEP_NAMES, ChooseCard, ChooseTarget, Decision, GameOver, StepName, Window
 
 if TYPE_CHECKING:
     from .scoring import Mods
     from .state import State
 
-Observation = dict[str, Any]
 _TRIES = 8
 
-_DECISIONS = {
+_DECISIONS: dict[type, Decision] = {
     Window: "block-window",
     ChooseTarget: "choose-target",
     ChooseCard: "choose-card",
 }
-_FLOW_DECISIONS = ("", "discard", "stake", "discard", "participate", "scoring")
+_FLOW_DECISIONS: tuple[Decision, ...] = (
+    "",
+    "discard",
+    "stake",
+    "discard",
+    "participate",
+    "scoring",
+)
 
 
-def _mods(m: Mods, limit: int) -> dict[str, Any]:
-    structure = None
+def _mods(m: Mods, limit: int) -> ModsView:
+    structure: CategoryUpView | SetFaceView | None = None
     if m.structure is not None:
         kind, card, value = m.structure
-        shown = value if kind == "category-up" else (SUITS if kind == "set-suit" else RANKS)[value]
-        structure = {"kind": kind, "card": CODES[card] if card >= 0 else None, "to": shown}
+        code = CODES[card] if card >= 0 else None
+        if kind == "category-up":
+            structure = {"kind": kind, "card": code, "to": value}
+        else:
+            shown = (SUITS if kind == "set-suit" else RANKS)[value]
+            structure = {"kind": kind, "card": code, "to": shown}
     return {
         "structure": structure,
         "multiplier": m.multiplier,
@@ -53,6 +64,8 @@ def observation(s: State, player: int | None) -> Observation:
         check_seat(player, s.n)
     flow = s.flow
     over = isinstance(flow, GameOver)
+    step: StepName | Literal["over"]
+    decision: Decision
     if isinstance(flow, GameOver):
         step = decision = "over"
     else:
@@ -67,6 +80,10 @@ def observation(s: State, player: int | None) -> Observation:
     move = s.moves
     if type(top) is Window and hidden_turn:
         move -= len(s.others_in_round(top.call.owner)) - 1 - len(top.waiting)
+    exact, maybe = knowledge.record(s, player)
+    known: dict[str, list[str]] = {}  # cards known to be in another hand
+    for card, holder in sorted(exact.items()):
+        known.setdefault(f"p{holder + 1}", []).append(CODES[card])
     obs: Observation = {
         "game": "apokerlypse",
         "seat": player,
@@ -103,7 +120,7 @@ def observation(s: State, player: int | None) -> Observation:
             codes(s.hands[q]) if s.revealed and s.in_round[q] else None for q in range(s.n)
         ],
         "order": list(s.order),
-        "scores": [line.to_json() if line else None for line in s.scores],
+        "scores": [line.view() if line else None for line in s.scores],
         "effect": None
         if call is None
         else {
@@ -111,13 +128,9 @@ def observation(s: State, player: int | None) -> Observation:
             "card": CODES[call.card] if call.card >= 0 else None,
             "kind": call.effect.kind,
         },
+        "known": known,
+        "maybe": {CODES[c]: sorted(seats) for c, seats in sorted(maybe.items())},
     }
-    exact, maybe = knowledge.record(s, player)
-    known: dict[str, list[str]] = {}
-    for card, holder in sorted(exact.items()):
-        known.setdefault(f"p{holder + 1}", []).append(CODES[card])
-    obs["known"] = known  # cards known to be in another hand
-    obs["maybe"] = {CODES[c]: sorted(seats) for c, seats in sorted(maybe.items())}
     if player is not None:
         obs["hand"] = codes(s.hands[player])
         top = s.pending
@@ -126,7 +139,7 @@ def observation(s: State, player: int | None) -> Observation:
         elif type(top) is ChooseCard and top.player == player:
             obs["choice"] = {"target": top.target, "left": top.left}
     if over and s.result_ is not None:
-        obs["result"] = s.result_.to_json()
+        obs["result"] = s.result_.view()
     return obs
 
 

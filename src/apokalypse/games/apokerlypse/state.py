@@ -24,7 +24,7 @@ from .scoring import Mods, Result, ScoreLine
 from .secrecy import determinize, observation
 
 if TYPE_CHECKING:
-    from .secrecy import Observation
+    from .observation import Observation
 
 TOTAL_CHIPS = 48  # K-SETUP-1
 

@@ -1,0 +1,146 @@
+"""One game being played: the players at its seats and the one loop that asks them.
+
+The terminal (:mod:`apokalypse.cli.session`), the simulator and the bot tests all play through a
+:class:`Match`, so a computer player is asked, told and resumed the same way everywhere:
+
+- it receives its seat's observation and the legal actions, never the State (ARCHITECTURE: the
+  observation is the one secrecy boundary), and answers with one of the legal actions;
+- it is told every event as its seat sees it (``Event.view(seat)``), the opening included;
+- a game resumed from its record asks it again at its seats and throws the answers away, so its
+  random stream and memory end where they were (:meth:`Match.catch_up`).
+
+Seats without a computer player are people's: whoever runs the match asks them and passes their
+action to :meth:`Match.apply`. The match keeps the action texts and the running event digest, so
+whatever happens the caller can write a record that replays up to the last applied action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from .errors import EngineError, IllegalAction
+from .events import Event, EventView
+from .protocol import Game, GameState
+from .record import EventDigest, apply_recorded
+
+A = TypeVar("A")
+O = TypeVar("O")  # noqa: E741 (the observation type)
+O_contra = TypeVar("O_contra", contravariant=True)
+
+# A real game ends in well under 10,000 decisions (random 6-player Apokalypse games take about
+# 1,500, Apokerlypse games a few hundred); a player that never passes must not hang a simulation.
+MAX_DECISIONS = 100_000
+
+
+class Player(Protocol[A, O_contra]):
+    """A computer player: picks one of the legal actions from what its seat sees."""
+
+    name: str
+    # True for a player that never looks at observations or events (the random player): it is
+    # then given an empty observation and no events, which are most of the cost of a playout.
+    blind: bool
+
+    def choose(self, observation: O_contra, legal: Sequence[A]) -> A:
+        """One of ``legal`` (never empty when asked)."""
+        ...
+
+    def observe(self, events: Sequence[EventView]) -> None:
+        """Events of the last action (or the opening) as this player's seat sees them."""
+        ...
+
+
+class GameTooLong(EngineError):
+    pass
+
+
+class Match(Generic[A, O]):
+    """A game in progress with the computer players at some of its seats."""
+
+    def __init__(
+        self,
+        state: GameState,
+        players: Mapping[int, Player[A, O]],
+        digest: EventDigest | None = None,
+    ) -> None:
+        self.state = state
+        self.players = dict(players)
+        self.actions: list[str] = []  # every applied action's text, in order
+        self.digest = digest if digest is not None else EventDigest()
+        self._blind = frozenset(seat for seat, p in self.players.items() if p.blind)
+        self._watching = [seat for seat in sorted(self.players) if seat not in self._blind]
+
+    def start(self) -> list[Event]:
+        """What happened before the first decision (``state.opening``), told to the players.
+        Not in the digest: a replay of the actions does not produce it."""
+        events = list(self.state.opening)
+        self._tell(events)
+        return events
+
+    def is_computer(self, seat: int) -> bool:
+        return seat in self.players
+
+    def ask(self) -> A:
+        """The choice of the computer player whose turn it is."""
+        seat = self.state.to_act
+        obs: Any = {} if seat in self._blind else self.state.observation(seat)
+        return self.players[seat].choose(obs, self.state.legal_actions())
+
+    def apply(self, action: A) -> list[Event]:
+        """Apply an action (a person's or a computer player's), record it and tell the players.
+        A refused action raises the engine's :class:`IllegalAction` and changes nothing."""
+        events = self.state.apply(action)
+        self.actions.append(str(action))
+        self.digest.add(events)
+        self._tell(events)
+        return events
+
+    def play_turn(self) -> tuple[A, list[Event]]:
+        """Let the computer player whose turn it is act. A choice the rules refuse is a bug of
+        that player: an :class:`EngineError` names the seat and the action."""
+        if len(self.actions) >= MAX_DECISIONS:
+            raise GameTooLong(f"no end after {MAX_DECISIONS} decisions")
+        seat = self.state.to_act
+        action = self.ask()
+        try:
+            return action, self.apply(action)
+        except IllegalAction as exc:
+            raise EngineError(
+                f"the computer player at p{seat + 1} chose {action}, which the rules refuse ({exc})"
+            ) from None
+
+    def play_out(self) -> None:
+        """Play to the end; every seat must have a computer player."""
+        while not self.state.is_over:
+            self.play_turn()
+
+    def catch_up(self, game: Game, actions: Sequence[str]) -> list[list[Event]]:
+        """Apply a record's ``actions`` (texts) after those already applied. The computer players
+        are asked at their seats as in the game itself and their answers thrown away, so a
+        resumed game goes on exactly as the uninterrupted one would. A
+        :class:`~.record.RecordError` names the first action that fails."""
+        applied = []
+        for number, text in enumerate(actions, len(self.actions) + 1):
+            if self.state.to_act in self.players:
+                self.ask()
+            events = apply_recorded(game, self.state, number, text)
+            self.actions.append(text)
+            self.digest.add(events)
+            self._tell(events)
+            applied.append(events)
+        return applied
+
+    def _tell(self, events: Sequence[Event]) -> None:
+        if events:
+            for seat in self._watching:
+                self.players[seat].observe([event.view(seat) for event in events])
+
+
+def play_out(
+    state: GameState, players: Sequence[Player[A, O]], digest: EventDigest | None = None
+) -> Match[A, O]:
+    """Play a fresh game between computer players, one per seat in order (tests, benchmarks)."""
+    match = Match(state, dict(enumerate(players)), digest)
+    match.start()
+    match.play_out()
+    return match
