@@ -1,0 +1,44 @@
+"""Records written before a change replay identically after it, and the computer players still
+choose the same actions: ``tests/records/`` holds games that ``simulate`` wrote (heuristic and
+random players, 2–6 players of Apokalypse, 2–4 of Apokerlypse) before the code was last
+reorganised. A refactoring that changes any event, result or choice fails here.
+
+A deliberate change of the rules' events or of a player's choices regenerates them:
+``apokalypse simulate -n 5 --players 2-6 --bots heuristic,random --seed 7 --records DIR`` (and
+``-g apokerlypse -n 3 --players 2-4``), copied under the names used here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apokalypse.cli.simulate import Task, run_game
+from apokalypse.engine.record import GameRecord, replay
+
+RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
+
+
+def test_the_records_are_there():
+    games = {path.name.split("-")[0] for path in RECORDS}
+    assert len(RECORDS) == 8 and games == {"apokalypse", "apokerlypse"}
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda path: path.stem)
+def test_an_old_record_replays_to_the_same_events_and_result(path: Path):
+    record = GameRecord.load(path)
+    again = replay(record)
+    assert again.digest == record.events_sha256
+    result = again.state.result
+    assert result is not None and result.to_json() == record.result
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda path: path.stem)
+def test_the_players_choose_the_same_actions_again(path: Path):
+    record = GameRecord.load(path)
+    bots = tuple(record.meta["bots"])
+    task = Task(record.meta["index"], record.seed, len(bots), bots, (), True, record.game)
+    outcome = run_game(task)
+    assert outcome.error is None and outcome.record is not None
+    assert outcome.record.actions == record.actions
+    assert outcome.record.to_json() == record.to_json()
