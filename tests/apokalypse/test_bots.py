@@ -32,11 +32,11 @@ def choose(bot: Any, s: State) -> Action:
 
 
 def test_make_bot_knows_the_names():
-    assert bot_names("apokalypse") == ["heuristic", "random"]
-    assert isinstance(make_bot("random", 1), RandomBot)
-    assert isinstance(make_bot(" Heuristic ", 1), HeuristicBot)
+    assert bot_names(GAME.name) == ["heuristic", "random"]
+    assert isinstance(make_bot("random", 1, GAME.name), RandomBot)
+    assert isinstance(make_bot(" Heuristic ", 1, GAME.name), HeuristicBot)
     with pytest.raises(ConfigError, match="unknown bot 'ismcts'"):
-        make_bot("ismcts", 1)
+        make_bot("ismcts", 1, GAME.name)
 
 
 class Spy:
@@ -66,7 +66,7 @@ class Spy:
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_bots_play_legal_games_to_the_end(name, players):
     s = new(players, 40 + players)
-    bots = [Spy(make_bot(name, q)) for q in range(players)]
+    bots = [Spy(make_bot(name, q, GAME.name)) for q in range(players)]
     out: Match[Any, Any] = play_out(s, bots)
     assert s.is_over and s.result is not None
     assert len(out.actions) == sum(b.calls for b in bots)
@@ -75,7 +75,7 @@ def test_bots_play_legal_games_to_the_end(name, players):
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_same_seeds_same_game(name):
     def game() -> list[str]:
-        return play_out(new(4, 9), [make_bot(name, 100 + q) for q in range(4)]).actions
+        return play_out(new(4, 9), [make_bot(name, 100 + q, GAME.name) for q in range(4)]).actions
 
     assert game() == game()
 
@@ -210,7 +210,7 @@ def test_heuristic_scores_clearly_more_than_random():
     for game in range(60):
         s = new(4, 7000 + game)
         names = [("heuristic", "random")[(q + game) % 2] for q in range(4)]
-        play_out(s, [make_bot(name, game * 10 + q) for q, name in enumerate(names)])
+        play_out(s, [make_bot(name, game * 10 + q, GAME.name) for q, name in enumerate(names)])
         assert s.result is not None
         for q, name in enumerate(names):
             totals[name].append(s.result.totals[q])

@@ -39,11 +39,11 @@ def bots_for(game: str) -> dict[str, PlayerFactory]:
     return {"random": RandomBot, **own}
 
 
-def bot_names(game: str = "apokalypse") -> list[str]:
+def bot_names(game: str) -> list[str]:
     return sorted(bots_for(game))
 
 
-def make_bot(name: str, seed: int, game: str = "apokalypse") -> Player[Any, Any]:
+def make_bot(name: str, seed: int, game: str) -> Player[Any, Any]:
     """A fresh player for ``game`` (players may remember things within one game: build one per
     seat per game)."""
     known = bots_for(game)
