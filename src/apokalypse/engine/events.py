@@ -3,6 +3,10 @@
 ``Event("gift", {"actor": 0, "target": 2, "back": "K"}, secret={"card": "job/drugs"},
 seen_by=frozenset({0, 2}))`` is "p1 gives p3 a K card" to everyone but p1 and p3, who also see which
 card. Rules code only builds events; text is rendered from ``kind`` through message catalogs.
+
+What leaves the engine for a player is that player's view, ``event.view(player).to_json()``: the
+one way to serialise an event for somebody. The whole event, secret and all, is serialised only
+into the record's digest (:meth:`Event.digest_form`), which is a hash and shows nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ class EventView(NamedTuple):
     args: Args
     seen: bool  # True when this view includes the secret part
 
+    def to_json(self) -> dict[str, Any]:
+        """This view as JSON-ready data, for the player it was made for."""
+        return {"kind": self.kind, "args": dict(self.args), "seen": self.seen}
+
 
 class Event(NamedTuple):
     kind: str
@@ -32,7 +40,9 @@ class Event(NamedTuple):
             return EventView(self.kind, {**self.args, **self.secret}, True)
         return EventView(self.kind, self.args, False)
 
-    def to_json(self) -> dict[str, Any]:
+    def digest_form(self) -> dict[str, Any]:
+        """The whole event, the secret part and who may see it included: what the record's
+        digest hashes. Never sent to anybody (send ``view(player).to_json()``)."""
         data: dict[str, Any] = {"kind": self.kind, "args": self.args}
         if self.secret is not None:
             data["secret"] = self.secret

@@ -49,7 +49,7 @@ class EventDigest:
 
     def add(self, events: list[Event]) -> None:
         for event in events:
-            self._hash.update(json.dumps(event.to_json(), sort_keys=True).encode())
+            self._hash.update(json.dumps(event.digest_form(), sort_keys=True).encode())
             self._hash.update(b"\n")
 
     def hexdigest(self) -> str:
