@@ -24,7 +24,7 @@ def finished(game_name: str, variants: list[str], seed: int = 4) -> GameRecord:
     record = GameRecord(game.name, game.version, config.to_json(), seed)
     state = game.new_game(config, seed)
     out: Match[Any, Any] = play_out(
-        state, [RandomBot(seed + q) for q in range(3)], record.new_digest()
+        state, [RandomBot(seed + q) for q in range(3)], record.start_digest(state.opening)
     )
     record.actions = out.actions
     record.events_sha256 = out.digest.hexdigest()
@@ -63,6 +63,28 @@ def test_an_apokerlypse_bonus_cap_is_noticed():
     record = finished("apokerlypse", [])
     assert record.config["bonus_cap"] is False
     assert _difference(tampered(record, bonus_cap=True)) is not None
+
+
+def test_the_opening_is_in_the_digest_from_format_3():
+    """Apokerlypse deals and takes round 1's payments inside new_game: those events come out of
+    the protocol (``state.opening``) and, from record format 3, the digest covers them."""
+    record = finished("apokerlypse", [])
+    assert record.format == 3
+    game = get_game(record.game)
+    state = game.new_game(game.config_from_json(record.config), record.seed)
+    assert state.opening and state.opening[0].kind == "round-start"
+    digest = EventDigest.of(record.game, record.version, record.config, record.seed)
+    digest.add(list(state.opening))
+    without = EventDigest.of(record.game, record.version, record.config, record.seed)
+    for text in record.actions:
+        events = state.apply(game.parse_action(text))
+        digest.add(events)
+        without.add(events)
+    assert digest.hexdigest() == record.events_sha256 != without.hexdigest()
+    # a record of format 2 (no opening in its digest) still replays and verifies
+    legacy = tampered(record, format=2, events_sha256=without.hexdigest())
+    assert _difference(legacy) is None
+    assert _difference(tampered(record, format=2)) is not None
 
 
 def test_records_of_format_1_still_verify():

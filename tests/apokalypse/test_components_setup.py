@@ -439,7 +439,7 @@ def test_d_comp_1_upper_case_codes_are_lower_cased_so_records_replay() -> None:
     s = GAME.new_game(config, 3)
     actions: list[str] = []
     record = GameRecord("apokalypse", GAME.version, config.to_json(), 3, actions)
-    digest = record.new_digest()
+    digest = record.start_digest(s.opening)
     rng = Rng(3)
     while not s.is_over and len(actions) < 400:
         legal = s.legal_actions()

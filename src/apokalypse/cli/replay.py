@@ -116,7 +116,7 @@ def _log(record: GameRecord, seat: int | None, lang: str) -> None:
     # Event texts come from the record (a custom deck's card names): escaped like the rest.
     for line in _lines(list(state.opening), viewer, lang, names, render):
         print(f"#{0:<4} {printable(line)}")
-    digest = record.new_digest()
+    digest = record.start_digest(state.opening)
     for i, text in enumerate(record.actions, 1):
         events = apply_recorded(game, state, i, text)
         digest.add(events)

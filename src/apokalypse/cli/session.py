@@ -80,7 +80,7 @@ class Session:
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
-        self.match = Match(self.state, self.bots, self.record.new_digest())
+        self.match = Match(self.state, self.bots, self.record.start_digest(self.state.opening))
         self.game = get_game(self.record.game)
         self.ui = make_ui(self.record.game, self.record.config, self.lang)
         self.players = int(self.state.observation(None)["players"])

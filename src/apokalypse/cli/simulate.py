@@ -123,7 +123,8 @@ def run_game(task: Task) -> Outcome:
     error: str | None = None
     match: Match[Any, Any] | None = None
     try:
-        match = Match(game.new_game(config, task.seed), dict(enumerate(bots)), record.new_digest())
+        state = game.new_game(config, task.seed)
+        match = Match(state, dict(enumerate(bots)), record.start_digest(state.opening))
         match.start()
         match.play_out()
         res = match.state.result
@@ -134,7 +135,7 @@ def run_game(task: Task) -> Outcome:
     if match is not None:  # the actions up to a failure: the record replays to it
         record.actions, record.events_sha256 = match.actions, match.digest.hexdigest()
     else:
-        record.events_sha256 = record.new_digest().hexdigest()
+        record.events_sha256 = record.start_digest(()).hexdigest()
     record.result = result
     kept = record if task.keep_actions else None
     return Outcome(

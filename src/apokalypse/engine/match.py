@@ -72,7 +72,7 @@ class Match(Generic[A, O]):
 
     def start(self) -> list[Event]:
         """What happened before the first decision (``state.opening``), told to the players.
-        Not in the digest: a replay of the actions does not produce it."""
+        (The digest a record starts with already holds it: ``GameRecord.start_digest``.)"""
         events = list(self.state.opening)
         self._tell(events)
         return events

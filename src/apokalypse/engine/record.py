@@ -9,7 +9,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,12 @@ from .protocol import Game, GameState
 from .registry import get_game
 from .text import shown
 
-FORMAT = 2  # 2: the events digest starts with the game, version, config and seed
-FORMATS = (1, 2)  # 1: the digest covers the events only; still read, replayed and verified
+# 3: the events digest starts with the game, version, config and seed, then the opening (the
+# events of new_game before the first decision), then the events of every action.
+FORMAT = 3
+# Still read, replayed and verified: 1, the digest covers the actions' events only; 2, the header
+# and the actions' events, without the opening.
+FORMATS = (1, 2, 3)
 MAX_RECORD_BYTES = 32 << 20  # far above any real game (a long one is some 100 KB)
 MAX_NAME = 200  # the game and version fields
 STALE_SECONDS = 5.0  # a save's temporary lives for milliseconds; older ones were left behind
@@ -68,11 +72,15 @@ class GameRecord:
     meta: dict[str, Any] = field(default_factory=dict)  # who played, language…; replay ignores it
     format: int = FORMAT
 
-    def new_digest(self) -> EventDigest:
-        """An empty events digest of the kind this record's format keeps."""
+    def start_digest(self, opening: Sequence[Event]) -> EventDigest:
+        """The events digest of this record's format as the game starts: its header and, from
+        format 3 on, the game's ``opening`` (``state.opening``)."""
         if self.format == 1:
             return EventDigest()
-        return EventDigest.of(self.game, self.version, self.config, self.seed)
+        digest = EventDigest.of(self.game, self.version, self.config, self.seed)
+        if self.format >= 3:
+            digest.add(list(opening))
+        return digest
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,7 +103,7 @@ class GameRecord:
             raise RecordError("a record must be a JSON object")
         if type(data.get("format")) is not int or data["format"] not in FORMATS:
             raise RecordError(
-                f"unsupported record format {shown(data.get('format'), 40)} (expected 1 or 2)"
+                f"unsupported record format {shown(data.get('format'), 40)} (expected 1, 2 or 3)"
             )
         for name, kind in (("game", str), ("version", str), ("config", dict), ("seed", int)):
             value = data.get(name)
@@ -235,7 +243,7 @@ def apply_recorded(game: Game, state: GameState, number: int, text: str) -> list
 def replay(record: GameRecord) -> Replay:
     """Re-apply every action; raises :class:`RecordError` naming the first one that fails."""
     game, state = start(record)
-    digest = record.new_digest()
+    digest = record.start_digest(state.opening)
     all_events: list[list[Event]] = []
     for i, text in enumerate(record.actions, 1):
         events = apply_recorded(game, state, i, text)
