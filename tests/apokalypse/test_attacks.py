@@ -354,7 +354,7 @@ def test_r_attack_4_the_window_looks_the_same_whether_or_not_anyone_can_defend()
         # Where the test took the defender's card from is no part of the window.
         views.append({k: v for k, v in s.observation(0).items() if k not in ("discards", "decks")})
     assert views[0] == views[1]
-    assert views[0]["to_act"] is None and views[0]["decision"] == "Defence"
+    assert views[0]["to_act"] is None and views[0]["decision"] == "defence"
 
 
 @pytest.mark.parametrize("defence", ["ethos", "church", "metal"])

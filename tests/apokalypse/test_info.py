@@ -215,5 +215,5 @@ def test_r_info_3_a_defence_window_does_not_show_who_holds_a_defence_card():
     assert s.pending.player == 3
     for viewer in (None, 0, 1, 2):
         obs = s.observation(viewer)
-        assert obs["to_act"] is None and obs["decision"] == "Defence"
+        assert obs["to_act"] is None and obs["decision"] == "defence"
     assert s.observation(3)["to_act"] == 3

@@ -12,8 +12,8 @@ from apokalypse.games.apokalypse import parse_action
 from apokalypse.games.apokalypse.cards import PLANE_NAMES, SIDE_NAMES
 from apokalypse.games.apokalypse.observation import PLANES, SIDES
 from apokalypse.games.apokalypse.pending import (
+    DECISION,
     ChooseGift,
-    ChooseRecipient,
     Decision,
     Pending,
     Turn,
@@ -38,7 +38,7 @@ def test_back_from_the_recipient_step_chooses_another_gift_but_the_deed_stands()
     s = blank(3)
     hand(s, 0, "m/hp", "violence", "church")
     act(s, "play m/hp good", "target p1.good", "give violence")
-    assert s.observation(0)["decision"] == ChooseRecipient.__name__
+    assert s.observation(0)["decision"] == "choose-recipient"
     act(s, "back")
     assert s.pending == ChooseGift(0)
     act(s, "give church", "to p2")
@@ -94,6 +94,10 @@ def test_r_play_10_refusal_names_the_side_where_replacing_is_allowed():
 
 
 def test_the_observation_types_name_what_the_engine_uses():
-    """The observation's ``decision`` is a pending class's name; its sides are the card table's."""
-    assert set(get_args(Decision)) == {cls.__name__ for cls in get_args(Pending)}
+    """The observation's ``decision`` names every kind of pending decision, in kebab-case (the
+    wire format's names); its sides are the card table's."""
+    assert set(DECISION) == set(get_args(Pending))
+    assert sorted(DECISION.values()) == sorted(get_args(Decision))
+    for cls, name in DECISION.items():  # ChooseTarget → choose-target
+        assert name.replace("-", "") == cls.__name__.lower()
     assert (SIDES, PLANES) == (SIDE_NAMES, PLANE_NAMES)

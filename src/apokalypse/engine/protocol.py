@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self
 
-from .compat import TypeVar
+from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
+
 from .errors import ProtocolError
 from .events import Event
 from .rng import Rng

@@ -149,22 +149,22 @@ class HeuristicBot(BaseBot):
         decision = observation.get("decision")
         if len(legal) == 1:
             chosen = legal[0]
-        elif decision == "Turn":
+        elif decision == "turn":
             chosen = self._turn(Context(observation, self.weights), legal)
-        elif decision in ("ChooseTarget", "PlaceSeal"):
+        elif decision in ("choose-target", "place-seal"):
             chosen = self._target(Context(observation, self.weights), legal)
-        elif decision == "ChooseGift":
+        elif decision == "choose-gift":
             chosen = min(legal, key=lambda a: (hold_value(a.code), a.code))
-        elif decision == "ChooseRecipient":
+        elif decision == "choose-recipient":
             chosen = self._recipient(observation, legal)
-        elif decision == "ChooseVictim":
+        elif decision == "choose-victim":
             counts = observation["hand_counts"]
             chosen = max(
                 legal, key=lambda a: (1.2 * counts[a.seat][1] + counts[a.seat][0], -a.seat)
             )
-        elif decision == "Defence":
+        elif decision == "defence":
             chosen = self._defend(observation, legal)
-        elif decision == "ChooseDestination":
+        elif decision == "choose-destination":
             chosen = self._destination(Context(observation, self.weights), legal)
         else:  # a decision this bot does not know: stay legal
             chosen = self.rng.choice(list(legal))

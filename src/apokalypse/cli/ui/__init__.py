@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import RenderableType
+from typing_extensions import TypeVar
 
-from apokalypse.engine.compat import TypeVar
 from apokalypse.engine.errors import ConfigError, IllegalAction
 from apokalypse.engine.events import Event
 

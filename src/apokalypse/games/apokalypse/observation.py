@@ -7,7 +7,10 @@ and the wire format read it. Card codes are deck codes (``"m/hp"``); a populace 
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict, get_args
+from typing import Literal, NotRequired, get_args
+
+# typing_extensions: pydantic reads these to make the wire schema, and needs its TypedDict on 3.11
+from typing_extensions import TypedDict
 
 from .pending import Decision
 

@@ -74,18 +74,18 @@ class GameOver(NamedTuple):
     player: int = -1
 
 
-# The observation's ``decision``: the name of the pending class (a defence window is "Defence"
-# for everyone, asked or not).
+# The observation's ``decision``: which decision is pending, in kebab-case (the wire format's
+# names; a defence window is "defence" for everyone, asked or not).
 Decision = Literal[
-    "Turn",
-    "ChooseTarget",
-    "ChooseGift",
-    "ChooseRecipient",
-    "ChooseVictim",
-    "Defence",
-    "ChooseDestination",
-    "PlaceSeal",
-    "GameOver",
+    "turn",
+    "choose-target",
+    "choose-gift",
+    "choose-recipient",
+    "choose-victim",
+    "defence",
+    "choose-destination",
+    "place-seal",
+    "game-over",
 ]
 
 Pending = (
@@ -99,3 +99,16 @@ Pending = (
     | PlaceSeal
     | GameOver
 )
+
+# The name of each kind of pending decision (a test checks every kind has one).
+DECISION: dict[type, Decision] = {
+    Turn: "turn",
+    ChooseTarget: "choose-target",
+    ChooseGift: "choose-gift",
+    ChooseRecipient: "choose-recipient",
+    ChooseVictim: "choose-victim",
+    Defence: "defence",
+    ChooseDestination: "choose-destination",
+    PlaceSeal: "place-seal",
+    GameOver: "game-over",
+}

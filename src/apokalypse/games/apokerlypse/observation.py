@@ -6,7 +6,10 @@ wire format read it. Cards are codes (``"7h"``, ``"Td"``), seats are indexes (0 
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict, final
+from typing import Literal, NotRequired, final
+
+# typing_extensions: pydantic reads these to make the wire schema, and needs its TypedDict on 3.11
+from typing_extensions import TypedDict
 
 from .cards import FactionName
 from .config import TableName

@@ -342,8 +342,8 @@ def render_action(
         return t("action.steal", lang, seat=seat)
     decision = obs["decision"] if obs else None
     if verb == "to":
-        key = "action.to_display" if decision == "ChooseDestination" else "action.to_player"
-        if decision == "ChooseDestination":
+        key = "action.to_display" if decision == "choose-destination" else "action.to_player"
+        if decision == "choose-destination":
             attack = obs["attack"] if obs else None
             if attack is not None:  # it changes side: it joins the other side there
                 other = side_name(1 - SIDE_NAMES.index(attack["side"]), lang)
@@ -366,14 +366,14 @@ def render_action(
         old_code = _displayed(obs, action)
         old = card_name(old_code, lang, action.side) if old_code else "?"
         old += _effect(kinds.get(old_code or ""), action.side, lang)
-        key = "neutralise" if use == "neutralise" or decision == "PlaceSeal" else "replace"
+        key = "neutralise" if use == "neutralise" or decision == "place-seal" else "replace"
         old_kind = kinds.get(old_code or "")
         if key == "neutralise" and (old_code == "seal" or (old_kind and old_kind.is_music)):
             return t("action.target.neutralise", lang, where=where, old=old)
-        if decision == "PlaceSeal":  # a seal on a card that is no music: it replaces it
+        if decision == "place-seal":  # a seal on a card that is no music: it replaces it
             key = "replace"
         return t(f"action.target.{key}", lang, where=where, old=old)
-    if decision == "PlaceSeal":
+    if decision == "place-seal":
         music = "church" if action.plane == HEAVEN else "metal"
         return t("action.target.seal", lang, where=where, music=t(f"card.{music}", lang))
     effect = _effect(chosen, action.side, lang)

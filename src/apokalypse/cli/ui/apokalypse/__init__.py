@@ -22,7 +22,7 @@ from .board import board, result_view
 from .panel import ride_panel
 
 FULL_BOARD: frozenset[Decision] = frozenset(
-    {"Turn", "Defence", "PlaceSeal"}
+    {"turn", "defence", "place-seal"}
 )  # first steps; follow-ups stay short
 
 

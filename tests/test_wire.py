@@ -1,0 +1,97 @@
+"""The wire schema (``apokalypse.wire``): made from the games' own types, kept current in
+``schema/``, and every message of random games of every game fits it exactly."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from apokalypse.engine.registry import game_names, get_game
+from apokalypse.engine.rng import Rng
+from apokalypse.wire import (
+    WIRE_VERSION,
+    EventMessage,
+    check_observation,
+    schema,
+    schema_text,
+    write_schemas,
+)
+
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schema"
+VARIANTS = {
+    "apokalypse": [[], ["ethos-balanced", "good-team"]],
+    "apokerlypse": [[], ["short-table"]],
+}
+
+
+def random_states(name: str, games: int) -> Iterator[tuple[Any, list[Any], int]]:
+    """(state, the events that led to it, players) after every step of seeded random games."""
+    game = get_game(name)
+    low, high = game.players
+    for seed in range(games):
+        players = low + seed % (high - low + 1)
+        variants = VARIANTS[name][seed % len(VARIANTS[name])]
+        state = game.new_game(game.config_from_options(players, variants, None), seed)
+        rng = Rng(seed)
+        events = list(state.opening)
+        while True:
+            yield state, events, players
+            if state.is_over:
+                break
+            events = state.apply(rng.choice(list(state.legal_actions())))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_schema_files_are_current(name: str):
+    path = SCHEMA_DIR / f"{name}.schema.json"
+    assert path.is_file(), f"{path} is missing: python -m apokalypse.wire schema"
+    assert path.read_text("utf-8") == schema_text(name), "regenerate: python -m apokalypse.wire"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_schema_names_its_version_and_its_three_messages(name: str):
+    document = schema(name)
+    assert document["version"] == WIRE_VERSION and document["game"] == name
+    assert set(document["properties"]) == {"observation", "event", "action"}
+    observation = document["$defs"]["Observation"]
+    assert {"seat", "players", "move", "to_act", "decision"} <= set(observation["properties"])
+
+
+def test_write_schemas_writes_every_game(tmp_path: Path):
+    written = write_schemas(tmp_path / "out")
+    assert sorted(p.name for p in written) == [f"{g}.schema.json" for g in game_names()]
+    assert json.loads(written[0].read_text("utf-8"))["version"] == WIRE_VERSION
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_message_of_random_games_fits_the_schema(name: str):
+    events_adapter = TypeAdapter(EventMessage)
+    steps = 0
+    for state, events, players in random_states(name, 4):
+        for viewer in [None, *range(players)]:
+            check_observation(name, state.observation(viewer))
+            for event in events:
+                events_adapter.validate_json(json.dumps(event.view(viewer).to_json()), strict=True)
+        steps += 1
+    assert steps > 100
+
+
+def test_an_observation_that_differs_from_its_type_is_refused():
+    state = get_game("apokalypse").new_game(
+        get_game("apokalypse").config_from_options(3, [], None), 1
+    )
+    good = state.observation(0)
+    check_observation("apokalypse", good)
+    with pytest.raises(ValueError, match="undeclared keys"):
+        check_observation("apokalypse", {**good, "secret": {"card": "m/hp"}})
+    with pytest.raises(ValidationError):
+        check_observation("apokalypse", {**good, "move": "7"})  # strict: no text for a number
+    missing = dict(good)
+    del missing["players"]
+    with pytest.raises(ValidationError):
+        check_observation("apokalypse", missing)
