@@ -1,0 +1,12 @@
+"""Alembic's environment: migrations run on the connection :func:`..store.migrate` hands over."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from apokalypse.server.store import Base
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=Base.metadata)
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,192 @@
+"""Event-sourced persistence of games: a games table and an append-only actions table.
+
+A game is stored as what defines it (game, version, config, seed: the record's header) and then
+one row per applied action, numbered by its move (1, 2, …). The state is never stored: it is
+rebuilt by replaying the actions (the engine is deterministic), so a server that restarts
+mid-game loses nothing, and every game resumes where its last committed action left it. The
+primary key (game, move) makes the actions table append-only in effect: a second action for the
+same move, a stale or duplicated one, is refused by the database itself, whichever server
+process sent it.
+
+SQLite (a file) by default; PostgreSQL by URL (``postgresql+psycopg://…``). The schema is made
+and upgraded by the Alembic migrations in ``migrations/`` (:func:`migrate`), never by
+``create_all``, so a deployed database follows every later change of the schema.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from apokalypse.engine.errors import EngineError
+from apokalypse.engine.record import FORMAT, GameRecord
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+DEFAULT_URL = "sqlite:///apokalypse.sqlite3"
+GAME_ID_BYTES = 12  # 16 URL-safe characters: not guessable, short enough for a link
+
+
+class StoreError(EngineError):
+    """A game that does not exist, or an action that comes too late or twice."""
+
+
+class StaleAction(StoreError):
+    """Another action already took this move (a stale or duplicated action)."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    version: Mapped[str] = mapped_column(String(40))
+    format: Mapped[int] = mapped_column(Integer)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)  # shifted into the signed range (_SEED_SHIFT)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    move: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first action
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def make_engine(url: str) -> Engine:
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        # SQLite checks foreign keys only when asked, per connection.
+        event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema to the newest migration (a no-op when it is there)."""
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+# Postgres BIGINT is signed: seeds (0 … 2**64 - 1) are stored shifted into its range.
+_SEED_SHIFT = 1 << 63
+
+
+@dataclass
+class Store:
+    """The games of one database. Every method is one transaction."""
+
+    engine: Engine
+
+    @classmethod
+    def open(cls, url: str = DEFAULT_URL) -> Store:
+        store = cls(make_engine(url))
+        migrate(store.engine)
+        return store
+
+    def create(self, record: GameRecord) -> str:
+        """Store a new game (its record's header and meta); its id, for links."""
+        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                GameRow(
+                    id=game_id,
+                    game=record.game,
+                    version=record.version,
+                    format=record.format,
+                    config=record.config,
+                    seed=record.seed - _SEED_SHIFT,
+                    meta=record.meta,
+                    result=record.result,
+                    created=_now(),
+                )
+            )
+        return game_id
+
+    def append(self, game_id: str, move: int, text: str) -> None:
+        """Record the action that made ``move`` (the number of actions applied, this one
+        included). A second action for the same move raises :class:`StaleAction`."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                if session.get(GameRow, game_id) is None:
+                    raise StoreError(f"there is no game {game_id!r}")
+                session.add(ActionRow(game_id=game_id, move=move, text=text, created=_now()))
+        except IntegrityError:
+            raise StaleAction(f"move {move} of game {game_id!r} is already taken") from None
+
+    def finish(self, game_id: str, result: dict[str, Any]) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            row.result = result
+
+    def load(self, game_id: str) -> GameRecord:
+        """The game's record: its header and every stored action, in move order. Replaying it
+        (``engine.record.replay``) rebuilds the game exactly where it stood."""
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            moves = session.scalars(
+                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.move)
+            ).all()
+            actions = [a.text for a in moves]
+            if [a.move for a in moves] != list(range(1, len(actions) + 1)):
+                raise StoreError(f"game {game_id!r} has a gap in its actions")
+            return GameRecord(
+                row.game,
+                row.version,
+                dict(row.config),
+                row.seed + _SEED_SHIFT,
+                actions,
+                None,
+                row.result,
+                dict(row.meta),
+                row.format,
+            )
+
+    def game_ids(self) -> list[str]:
+        """Every stored game, oldest first."""
+        with Session(self.engine) as session:
+            return list(session.scalars(select(GameRow.id).order_by(GameRow.created, GameRow.id)))
+
+
+__all__ = ["FORMAT", "StaleAction", "Store", "StoreError", "migrate"]
