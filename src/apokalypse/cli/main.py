@@ -224,6 +224,20 @@ def bench(
     guarded(lambda: run_bench(game, json_out, seconds))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
+    database_url: Annotated[
+        str, typer.Option(help="The games' database (SQLite file or postgresql+psycopg://…)")
+    ] = "sqlite:///apokalypse.sqlite3",
+) -> None:
+    """Run the online game server (HTTP and WebSocket) until interrupted."""
+    from apokalypse.server.app import run_server
+
+    guarded(lambda: run_server(host, port, database_url))
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``apokalypse`` program: run one command, return its exit status.
 

@@ -1,2 +1,3 @@
-"""The online game server: persistence now (:mod:`.store`); the HTTP and WebSocket app, the
-lobby and the fan-out across processes build on it."""
+"""The online game server: persistence (:mod:`.store`), the games in play (:mod:`.games`) and
+the HTTP and WebSocket app (:mod:`.app`, ``apokalypse serve``); the lobby and the fan-out across
+processes build on them."""
