@@ -4,19 +4,17 @@ test in a schema of its own that is dropped afterwards."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
 from apokalypse.server.store import StaleAction, Store, StoreError
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from .databases import fresh_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -24,16 +22,8 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
         return
-    schema = f"test_{secrets.token_hex(6)}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    try:
-        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with fresh_schema() as postgres:
+        yield postgres
 
 
 def new_record(name: str, players: int, seed: int) -> GameRecord:

@@ -231,11 +231,25 @@ def serve(
     database_url: Annotated[
         str, typer.Option(help="The games' database (SQLite file or postgresql+psycopg://…)")
     ] = "sqlite:///apokalypse.sqlite3",
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis (redis://…) through which several server processes over one database"
+            " tell each other of their games' moves; none: one process alone"
+        ),
+    ] = None,
+    channel_prefix: Annotated[
+        str | None,
+        typer.Option(
+            envvar="APOKALYPSE_CHANNEL_PREFIX",
+            help="Prefix of the games' Redis channels (default apokalypse:game:)",
+        ),
+    ] = None,
 ) -> None:
     """Run the online game server (HTTP and WebSocket) until interrupted."""
     from apokalypse.server.app import run_server
 
-    guarded(lambda: run_server(host, port, database_url))
+    guarded(lambda: run_server(host, port, database_url, redis_url, channel_prefix))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,9 @@ on the server, and every connection is sent its own view (``state.observation(se
 Games live in memory while played, one :class:`asyncio.Lock` each; the engine, the computer
 players and the database run in worker threads (``asyncio.to_thread``), so one slow game never
 holds up another. After a restart a game is rebuilt from the store on first access.
+
+Scale-out (``redis_url``): several processes over one database tell each other through Redis
+(:mod:`.fanout`) that a game advanced, and each catches up its own copy from the store.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,12 +39,16 @@ from pydantic import BaseModel, Field
 from apokalypse.engine.errors import ConfigError, EngineError
 from apokalypse.wire import WIRE_VERSION
 
+from .fanout import Fanout
 from .games import LiveGame, Refused, create, new_game, rebuild
+from .pages import add_pages
 from .store import Store, StoreError
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
 CLOSE_NOT_FOUND = 4404  # no such game
 CLOSE_RESTART = 1012  # the game must be rebuilt from the store: reconnect
+
+log = logging.getLogger(__name__)
 
 
 class CreateGame(BaseModel):
@@ -70,8 +79,9 @@ class Room:
 class Hub:
     """The games in memory, by id; a game not there is rebuilt from the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, fanout: Fanout | None = None) -> None:
         self.store = store
+        self.fanout = fanout  # None: one process alone
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
 
@@ -117,6 +127,32 @@ class Hub:
                 await self.evict(room)
                 return
             await self.push(room)
+            if self.fanout is not None:
+                await self.fanout.publish(live.id, live.state.move)
+
+    async def catch_up(self, game_id: str, move: int | None) -> None:
+        """Another process advanced ``game_id`` to ``move`` (None: perhaps, look): bring this
+        process's copy up to the store and push it to its connections. The computer players
+        only catch up here: the process that applied the person's action let them act."""
+        room = self.rooms.get(game_id)
+        if room is None:  # not in memory: rebuilt from the store when asked for
+            return
+        async with room.lock:
+            if room.closed or (move is not None and room.live.state.move >= move):
+                return
+            try:
+                applied = await asyncio.to_thread(room.live.catch_up_from, self.store)
+            except Exception:  # memory and store disagree, or the store failed: rebuild
+                log.warning("game %s: catching up failed, rebuilt from the store", game_id)
+                await self.evict(room)
+                return
+            if applied:
+                await self.push(room)
+
+    async def catch_up_all(self) -> None:
+        """Catch up every game in memory (after messages may have been missed)."""
+        for game_id in list(self.rooms):
+            await self.catch_up(game_id, None)
 
     async def evict(self, room: Room) -> None:
         room.closed = True
@@ -128,11 +164,32 @@ class Hub:
         room.connections.clear()
 
 
-def create_app(database_url: str) -> FastAPI:
-    """The app over the database at ``database_url`` (migrated to the newest schema)."""
+def create_app(
+    database_url: str, redis_url: str | None = None, channel_prefix: str | None = None
+) -> FastAPI:
+    """The app over the database at ``database_url`` (migrated to the newest schema); with
+    ``redis_url``, one of several processes over that database, told of each other's moves
+    through Redis on channels ``channel_prefix<game id>`` (:mod:`.fanout`)."""
     store = Store.open(database_url)
-    hub = Hub(store)
-    app = FastAPI(title="Apokalypse", docs_url=None, redoc_url=None)
+    fanout = Fanout(redis_url, channel_prefix) if redis_url is not None else None
+    hub = Hub(store, fanout)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if fanout is None:
+            yield
+            return
+        pubsub = await fanout.subscribe()  # subscribed before the first request is served
+        listener = asyncio.create_task(fanout.run(hub.catch_up, hub.catch_up_all, pubsub))
+        try:
+            yield
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+            await fanout.close()
+
+    app = FastAPI(title="Apokalypse", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
 
     @app.exception_handler(RequestValidationError)
@@ -182,6 +239,9 @@ def create_app(database_url: str) -> FastAPI:
             return
         connection = Connection(websocket, seat, len(room.live.log))
         async with room.lock:
+            if room.closed:  # evicted meanwhile: the rebuilt game is the one to join
+                await websocket.close(CLOSE_RESTART)
+                return
             room.connections.append(connection)
             await hub.send(room, connection)
         try:
@@ -200,16 +260,31 @@ def create_app(database_url: str) -> FastAPI:
             if connection in room.connections:
                 room.connections.remove(connection)
 
+    add_pages(app)
     return app
 
 
-def run_server(host: str, port: int, database_url: str) -> None:
+def run_server(
+    host: str,
+    port: int,
+    database_url: str,
+    redis_url: str | None = None,
+    channel_prefix: str | None = None,
+) -> None:
     """Serve the app with uvicorn until interrupted."""
     import uvicorn
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
+    from .fanout import check
+
+    if redis_url is not None:
+        try:
+            check(redis_url)
+        except Exception as exc:  # a bad URL (ValueError) or Redis not answering
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(f"--redis-url {redis_url!r}: {first}") from None
     try:
-        app = create_app(database_url)
+        app = create_app(database_url, redis_url, channel_prefix)
     except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ConfigError(f"--database-url {database_url!r}: {first}") from None

@@ -17,6 +17,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import import_module
 from typing import Any
 
@@ -28,9 +29,10 @@ from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import GameRecord, start
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT, Rng
-from apokalypse.i18n import check_lang, notation_reason, text
+from apokalypse.i18n import check_lang, notation_reason, seat_names, text
+from apokalypse.i18n.texts import Texts, texts_for
 
-from .store import Store
+from .store import Store, StoreError
 
 HUMAN = "human"
 TOKEN_BYTES = 24  # 32 URL-safe characters: the key of a seat's secret invite link
@@ -165,15 +167,35 @@ class LiveGame:
         return data
 
     def view(self, seat: int | None, since: int) -> dict[str, Any]:
-        """The state message for ``seat`` (None: a spectator), with the events from ``since``."""
+        """The state message for ``seat`` (None: a spectator), with the events from ``since``,
+        and the same sentences the terminal shows: the log lines of those events, the question
+        and each legal action's wording, in the game's language."""
         state = self.state
         deciding = not state.is_over and seat is not None and state.to_act == seat
+        observation = state.observation(seat)
+        legal = list(state.legal_actions()) if deciding else []
+        events = self.log[since:]
+        texts = self.texts
+        names = seat_names(len(self.kinds), seat, self.lang)
         return {
             "type": "state",
-            "observation": state.observation(seat),
-            "events": [event.view(seat).to_json() for event in self.log[since:]],
-            "legal": [str(a) for a in state.legal_actions()] if deciding else [],
+            "observation": observation,
+            "events": [event.view(seat).to_json() for event in events],
+            "legal": [str(a) for a in legal],
+            "text": {
+                "log": texts.render_events(events, seat, names),
+                "question": (
+                    texts.decision_text(seat, observation, names)
+                    if deciding and seat is not None
+                    else ""
+                ),
+                "choices": [texts.render_action(a, observation, names) for a in legal],
+            },
         }
+
+    @cached_property
+    def texts(self) -> Texts:
+        return texts_for(self.record.game, self.record.config, self.lang)
 
     def check(self, seat: int | None, data: object) -> Any:
         """The action a seat's message asks for, parsed; a :class:`Refused` otherwise."""
@@ -219,6 +241,20 @@ class LiveGame:
                 return
             _, events = self.match.play_turn()
             self._commit(store, events)
+
+    def catch_up_from(self, store: Store) -> int:
+        """Apply the actions another server process stored after ours (blocking); how many.
+
+        The computer players are only asked again (:meth:`Match.catch_up`), never let act: the
+        process that applied a person's action lets them answer. A :class:`StoreError` when the
+        stored actions do not begin with ours (memory and database disagree: rebuild)."""
+        record = store.load(self.id)
+        known = len(self.match.actions)
+        if record.actions[:known] != self.match.actions:
+            raise StoreError(f"game {self.id!r}: the stored actions differ from those in memory")
+        for events in self.match.catch_up(self.game, record.actions[known:]):
+            self.log.extend(events)
+        return len(record.actions) - known
 
     def _commit(self, store: Store, events: list[Event]) -> None:
         self.log.extend(events)

@@ -9,13 +9,13 @@ from rich.console import RenderableType
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
-from apokalypse.games.apokalypse import Action, Config, Observation
+from apokalypse.games.apokalypse import Action, Observation
 from apokalypse.games.apokalypse.actions import BACK
-from apokalypse.games.apokalypse.cards import SIDE_NAMES, deck_kinds
 from apokalypse.games.apokalypse.pending import Decision
 from apokalypse.i18n import text
 from apokalypse.i18n.apokalypse import render as r
 from apokalypse.i18n.apokalypse import rules
+from apokalypse.i18n.apokalypse.texts import Texts
 
 from ..common import Pause
 from .board import board, result_view
@@ -31,8 +31,8 @@ class UI:
 
     def __init__(self, config: dict[str, object], lang: str) -> None:
         self.lang = lang
-        # The card texts of the hand listing come from the game's own deck (D-COMP-1).
-        self.kinds = deck_kinds(Config.from_json(config).deck_text)
+        self.texts = Texts(config, lang)  # the same sentences the server sends the browser
+        self.kinds = self.texts.kinds
 
     def note(self, events: Sequence[Event]) -> None:
         return None  # every question reads what it needs from the observation
@@ -40,24 +40,13 @@ class UI:
     def render_events(
         self, events: Sequence[Event], seat: int | None, names: Sequence[str]
     ) -> list[str]:
-        return r.render_events(events, seat, self.lang, names)
+        return self.texts.render_events(events, seat, names)
 
     def render_action(self, action: Action, obs: Observation, names: Sequence[str]) -> str:
-        return r.render_action(action, self.lang, obs, names, self.kinds)
+        return self.texts.render_action(action, obs, names)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
-        values = {"name": names[seat]}
-        choice = obs.get("choice")
-        if choice is not None:
-            values["card"] = r.card_name(choice["code"], self.lang)
-        attack = obs["attack"]  # public while a defence window or a conversion is open
-        if attack:
-            side = SIDE_NAMES.index(attack["side"])
-            args = {"actor": attack["attacker"], "card": attack["card"], "seat": attack["seat"]}
-            event = Event("attack", {**args, "side": side})
-            values["attack"] = r.render_event(event, seat, self.lang, names)
-            values["other"] = r.t(f"side.{SIDE_NAMES[1 - side]}", self.lang)
-        return r.t(f"ui.decision.{obs['decision']}", self.lang, **values)
+        return self.texts.decision_text(seat, obs, names)
 
     def back_action(self, obs: Observation) -> Action | None:
         return BACK if "choice" in obs else None  # a second step: the first can be taken back

@@ -9,11 +9,11 @@ from rich.console import RenderableType
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
-from apokalypse.games.apokerlypse import Action, Config, Observation
+from apokalypse.games.apokerlypse import Action, Observation
 from apokalypse.games.apokerlypse.pending import Decision
 from apokalypse.i18n import text
-from apokalypse.i18n.apokerlypse import choices
 from apokalypse.i18n.apokerlypse import render as r
+from apokalypse.i18n.apokerlypse.texts import Texts
 
 from .board import ScoreRow, board, result_view, score_table
 
@@ -28,7 +28,8 @@ class UI:
     def __init__(self, config: dict[str, object], lang: str) -> None:
         self.lang = lang
         # The content is public (KD-SETUP-1): every card's effect may be shown to everybody.
-        self.content = Config.from_json(config).rules_content
+        self.texts = Texts(config, lang)  # the same sentences the server sends the browser
+        self.content = self.texts.content
         self.round = 0
         self.reveal: Event | None = None  # this round's revealed hands, for the scoring summary
         self.scores: dict[int, Mapping[str, Any]] = {}  # "score" events' args
@@ -52,13 +53,13 @@ class UI:
     def render_events(
         self, events: Sequence[Event], seat: int | None, names: Sequence[str]
     ) -> list[str]:
-        return r.render_events(events, seat, self.lang, names)
+        return self.texts.render_events(events, seat, names)
 
     def render_action(self, action: Action, obs: Observation, names: Sequence[str]) -> str:
-        return choices.render_action(action, self.lang, obs, names, self.content)
+        return self.texts.render_action(action, obs, names)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
-        return choices.decision_text(seat, obs, self.content, self.lang, names)
+        return self.texts.decision_text(seat, obs, names)
 
     def back_action(self, obs: Observation) -> None:
         return None  # every decision takes effect at once; nothing to take back

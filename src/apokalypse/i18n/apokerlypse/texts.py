@@ -1,0 +1,30 @@
+"""Apokerlypse's texts for one game in progress (see :mod:`..texts`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from apokalypse.engine.events import Event
+from apokalypse.games.apokerlypse import Action, Config, Observation
+
+from . import choices
+from . import render as r
+
+
+class Texts:
+    def __init__(self, config: Mapping[str, Any], lang: str) -> None:
+        self.lang = lang
+        # The content is public (KD-SETUP-1): every card's effect may be shown to everybody.
+        self.content = Config.from_json(dict(config)).rules_content
+
+    def render_events(
+        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
+    ) -> list[str]:
+        return r.render_events(events, seat, self.lang, names)
+
+    def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
+        return choices.render_action(action, self.lang, obs, names, self.content)
+
+    def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
+        return choices.decision_text(seat, obs, self.content, self.lang, names)

@@ -1,0 +1,43 @@
+"""What a person reads about one game in progress, as plain text in one language: the question
+of a decision, the wording of each choice, the log. The terminal draws it into its boards; the
+server sends it with each state, so the browser shows the very sentences the terminal does.
+
+Each game has its own (``i18n/<game>/texts.py``), made by :func:`texts_for` from the game's
+record config and a language. Everything is a pure function of observations and event views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import Any, Protocol
+
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.events import Event
+from apokalypse.engine.registry import game_names
+
+
+class Texts(Protocol):
+    lang: str
+
+    def render_events(
+        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
+    ) -> list[str]:
+        """Events as ``seat`` (None: a spectator) may know them, as lines."""
+        ...
+
+    def render_action(self, action: Any, obs: Any, names: Sequence[str]) -> str:
+        """What choosing ``action`` does, in words."""
+        ...
+
+    def decision_text(self, seat: int, obs: Any, names: Sequence[str]) -> str:
+        """The question of the decision ``seat`` faces now."""
+        ...
+
+
+def texts_for(game: str, config: Mapping[str, Any], lang: str) -> Texts:
+    """The texts of ``game`` (a registry name) for a record's ``config`` in ``lang``."""
+    if game not in game_names():
+        raise ConfigError(f"unknown game {game!r} (known: {', '.join(game_names())})")
+    texts: Texts = import_module(f"{__package__}.{game}.texts").Texts(config, lang)
+    return texts

@@ -1,0 +1,184 @@
+"""Scale-out as deployed: two real ``apokalypse serve`` processes over one PostgreSQL database
+(127.0.0.1:5432, database ``test``, a schema of the tests' own, dropped afterwards) and one
+Redis (127.0.0.1:6379, channels under a prefix of the tests' own). A player on one process sees
+at once what a player on the other one did."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from .databases import fresh_schema, reachable
+from .test_app import APOKALYPSE, Server, free_port
+
+REDIS = "redis://127.0.0.1:6379/0"
+WAIT = 5.0  # every receive and request: a message crosses Redis in milliseconds
+START = 30.0  # a server's start (migrations included)
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[str]:
+    """A fresh schema of the ``test`` database for the module, dropped afterwards; its URL."""
+    reachable("127.0.0.1", 6379, "Redis")
+    with fresh_schema() as url:
+        yield url
+
+
+class Process(Server):
+    """One ``apokalypse serve`` of several over one database and one Redis, started at once
+    (:meth:`ready` says when it answers)."""
+
+    def __init__(self, database_url: str, prefix: str) -> None:
+        self.database_url = database_url
+        self.port = free_port()
+        command = [
+            str(APOKALYPSE),
+            "serve",
+            *("--port", str(self.port)),
+            *("--database-url", database_url),
+            *("--redis-url", REDIS),
+            *("--channel-prefix", prefix),
+        ]
+        self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+
+    def ready(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            error = self.process.stderr.read() if self.process.stderr else b""
+            raise AssertionError(f"the server ended: {error.decode(errors='replace')}")
+        try:
+            return httpx.get(f"{self.http}/api/games/none", timeout=1).status_code == 404
+        except httpx.TransportError:
+            return False
+
+
+@pytest.fixture(scope="module")
+def processes(database: str) -> Iterator[tuple[Process, Process]]:
+    """Two server processes, A and B, started side by side with a channel prefix of their own;
+    killed afterwards. One pair for the module: each start costs seconds, and every test plays
+    games of its own."""
+    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
+    started = [Process(database, prefix), Process(database, prefix)]
+    try:
+        deadline = time.monotonic() + START
+        waiting = list(started)
+        while waiting:
+            assert time.monotonic() < deadline, f"a server did not answer within {START} s"
+            waiting = [process for process in waiting if not process.ready()]
+            if waiting:
+                time.sleep(0.1)
+        yield started[0], started[1]
+    finally:
+        for process in started:
+            process.stop()
+
+
+def create(process: Process, seats: list[str]) -> dict[str, Any]:
+    body = {"game": "apokalypse", "players": 2, "seats": seats}
+    response = httpx.post(f"{process.http}/api/games", json=body, timeout=WAIT)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def receive(ws: ClientConnection) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(ws.recv(timeout=WAIT))
+    return data
+
+
+def receive_move(ws: ClientConnection, move: int) -> list[dict[str, Any]]:
+    """The states a connection is sent until its game reaches ``move`` (within ``WAIT``)."""
+    deadline = time.monotonic() + WAIT
+    states: list[dict[str, Any]] = []
+    while not states or states[-1]["observation"]["move"] < move:
+        left = deadline - time.monotonic()
+        assert left > 0, f"move {move} did not arrive within {WAIT} s: {states[-1:]}"
+        data: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        assert data["type"] == "state", data
+        states.append(data)
+    assert states[-1]["observation"]["move"] == move, states[-1]
+    return states
+
+
+def send(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
+    """Play a legal action (plays before passes); the state it is answered with."""
+    action = next((a for a in state["legal"] if a != "pass"), "pass")
+    ws.send(json.dumps({"action": action, "move": state["observation"]["move"]}))
+    answer = receive(ws)
+    assert answer["type"] == "state", answer
+    return answer
+
+
+def test_a_move_on_one_process_reaches_a_spectator_on_the_other(
+    processes: tuple[Process, Process],
+) -> None:
+    a, b = processes
+    created = create(a, ["human", "heuristic"])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    with (
+        connect(a.ws(game_id, token), open_timeout=WAIT) as player,
+        connect(b.ws(game_id), open_timeout=WAIT) as spectator,
+    ):
+        state = receive(player)
+        view = receive(spectator)
+        assert view["observation"]["seat"] is None
+        assert view["observation"]["move"] == state["observation"]["move"]
+        events: list[dict[str, Any]] = []
+        for _ in range(6):
+            if not state["legal"]:
+                break
+            state = send(player, state)
+            updates = receive_move(spectator, state["observation"]["move"])
+            seen = [e for update in updates for e in update["events"]]
+            # the same events as the player's (some actions make none), as a spectator sees them
+            assert len(seen) == len(state["events"]), (seen, state["events"])
+            assert [e["kind"] for e in seen] == [e["kind"] for e in state["events"]]
+            assert not any(e["seen"] for e in seen) and "hand" not in updates[-1]["observation"]
+            assert updates[-1]["legal"] == []
+            events += seen
+        assert state["observation"]["move"] > 6 and events
+        assert any(e["args"].get("actor") == 1 for e in events), "the computer's answers too"
+    summary = httpx.get(f"{b.http}/api/games/{game_id}", timeout=WAIT).json()
+    assert summary["move"] == state["observation"]["move"]
+
+
+def test_two_people_on_two_processes_play_each_other(processes: tuple[Process, Process]) -> None:
+    a, b = processes
+    created = create(a, ["human", "human"])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    with (
+        connect(a.ws(game_id, tokens[0]), open_timeout=WAIT) as first,
+        connect(b.ws(game_id, tokens[1]), open_timeout=WAIT) as second,
+    ):
+        sockets = {0: first, 1: second}
+        states = {0: receive(first), 1: receive(second)}
+        crossed = set()  # the processes whose moves reached the other one
+        for _ in range(12):
+            if states[0]["observation"]["move"] != states[1]["observation"]["move"]:
+                raise AssertionError(f"the seats disagree: {states}")
+            mover = next((seat for seat in (0, 1) if states[seat]["legal"]), None)
+            if mover is None:  # over
+                break
+            other = 1 - mover
+            states[mover] = send(sockets[mover], states[mover])
+            move = states[mover]["observation"]["move"]
+            updates = receive_move(sockets[other], move)
+            seen = [e for update in updates for e in update["events"]]
+            assert len(seen) == len(states[mover]["events"]), "the events arrive with the move"
+            states[other] = updates[-1]
+            crossed.add("A" if mover == 0 else "B")
+        assert crossed == {"A", "B"}, f"only moves through {crossed} were played"
+    for process in (a, b):
+        summary = httpx.get(f"{process.http}/api/games/{game_id}", timeout=WAIT).json()
+        assert summary["move"] == states[0]["observation"]["move"]
