@@ -5,6 +5,7 @@ test in a schema of its own that is dropped afterwards."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,14 @@ def test_migrating_twice_changes_nothing_and_lists_games_oldest_first(url: str):
     again = Store.open(url)  # runs the migrations again: already at the newest
     assert again.game_ids() == [first, second]
     assert len(first) >= 16 and first != second  # not guessable, good for a link
+
+
+def test_processes_starting_together_on_a_new_postgresql_database_migrate_once():
+    """Several server processes started at once: one migrates, the others wait and find it done
+    (without the lock, two would race to create the same tables)."""
+    with fresh_schema() as url, ThreadPoolExecutor(max_workers=4) as pool:
+        stores = list(pool.map(lambda _: Store.open(url), range(4)))
+        game_id = stores[0].create(new_record("apokalypse", 2, 3))
+        assert all(store.game_ids() == [game_id] for store in stores)
+        for store in stores:
+            store.engine.dispose()

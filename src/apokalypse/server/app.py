@@ -237,7 +237,7 @@ def create_app(
         if token is not None and seat is None:
             await websocket.close(CLOSE_FORBIDDEN, "this token opens no seat of this game")
             return
-        connection = Connection(websocket, seat, len(room.live.log))
+        connection = Connection(websocket, seat, 0)  # the whole log so far, in its own view
         async with room.lock:
             if room.closed:  # evicted meanwhile: the rebuilt game is the one to join
                 await websocket.close(CLOSE_RESTART)

@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     event,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -44,6 +45,7 @@ from apokalypse.engine.record import FORMAT, GameRecord
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_URL = "sqlite:///apokalypse.sqlite3"
+MIGRATION_LOCK = 0x41504F4B  # "APOK": the advisory lock that serialises migrations
 GAME_ID_BYTES = 12  # 16 URL-safe characters: not guessable, short enough for a link
 
 
@@ -97,6 +99,10 @@ def migrate(engine: Engine) -> None:
     config = AlembicConfig()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several server processes starting at once on a new database: one migrates, the
+            # others wait for it (a lock held until this transaction ends) and find it done.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
