@@ -125,6 +125,8 @@ def test_lobby_seat_and_spectator(server: Server, page: Page, browser: Browser, 
     expect(page.locator(".display .side-label.good").first).to_contain_text("Good")
     expect(page.locator(".display .side-label.evil").first).to_contain_text("Evil")
     assert page.locator("#hand li.card").count() > 0
+    card = page.locator("#hand li.card").first  # named from the card facts, not by its code
+    assert card.inner_text() not in ("", card.get_attribute("data-code"))
     expect(page.locator("#ethos")).to_be_visible()
     assert page.locator("#actions button.action").count() > 0
     assert token not in page.content()  # the token stays in the address, not in the page
@@ -192,6 +194,8 @@ def test_an_apokerlypse_game(server: Server, page: Page, tmp_path: Path) -> None
     page.click("#open-seat")
     first = wait_for_state(page)
     assert page.locator("#hand li.card").count() >= 5
+    labels = page.locator("#hand li.card").all_inner_texts()
+    assert all(label[-1] in "♠♥♦♣" for label in labels), labels  # "10♥", not "Th"
     expect(page.locator("#pot")).to_contain_text("Pot")
     expect(page.locator(".counts")).to_contain_text("Chips")
     assert page.locator("#actions button.action").count() > 0

@@ -34,6 +34,11 @@ class Texts(Protocol):
         """The question of the decision ``seat`` faces now."""
         ...
 
+    def cards(self) -> dict[str, dict[str, str]]:
+        """Every card code of the game's deck with its name and what it does (a custom deck's
+        too): the card facts a client needs, sent once."""
+        ...
+
 
 def texts_for(game: str, config: Mapping[str, Any], lang: str) -> Texts:
     """The texts of ``game`` (a registry name) for a record's ``config`` in ``lang``."""

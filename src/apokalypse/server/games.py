@@ -177,7 +177,7 @@ class LiveGame:
         events = self.log[since:]
         texts = self.texts
         names = seat_names(len(self.kinds), seat, self.lang)
-        return {
+        data: dict[str, Any] = {
             "type": "state",
             "observation": observation,
             "events": [event.view(seat).to_json() for event in events],
@@ -192,6 +192,9 @@ class LiveGame:
                 "choices": [texts.render_action(a, observation, names) for a in legal],
             },
         }
+        if since == 0:  # a connection's first message: the card facts, once
+            data["cards"] = texts.cards()
+        return data
 
     @cached_property
     def texts(self) -> Texts:

@@ -120,6 +120,7 @@ const token = new URLSearchParams(window.location.search).get("token");
 let lang = "en";
 let kinds = [];
 let current = null; // the last state message
+let cards = {}; // card facts by code (name, the half each side shows, what it does), sent once
 let socket = null;
 let retries = 0;
 
@@ -228,7 +229,12 @@ function drawHand(obs) {
   }
   mine.hidden = false;
   const hand = el("ul", { id: "hand", class: "hand" });
-  for (const code of obs.hand) hand.append(el("li", { class: "card", text: code }));
+  for (const code of obs.hand) {
+    const card = el("li", { class: "card", text: cards[code]?.name ?? code });
+    card.title = [code, cards[code]?.about].filter(Boolean).join(" · ");
+    card.dataset.code = code;
+    hand.append(card);
+  }
   if (obs.hand.length === 0) hand.append(el("li", { class: "empty", text: w("empty") }));
   return [el("h2", { text: w("yourHand") }), hand];
 }
@@ -238,8 +244,12 @@ function drawHand(obs) {
 function cardCell(obs, seat, side, plane, pos) {
   const code = obs.displays[seat][side][plane][pos];
   const front = plane === "earth" ? obs.fronts?.[`p${seat + 1}.${side}.${pos}`] : undefined;
-  const cell = el("td", { class: `card ${side}`, text: front ? `(${front})` : code });
-  cell.title = `p${seat + 1}.${side}.${plane}.${pos}`;
+  // the half this side shows ("Helm+Pig"); a face-down populace's front in brackets for its owner
+  const shown = (c) => cards[c]?.[side] ?? cards[c]?.name ?? c;
+  const cell = el("td", { class: `card ${side}`, text: front ? `(${shown(front)})` : shown(code) });
+  cell.title = [`p${seat + 1}.${side}.${plane}.${pos}`, code, cards[code]?.name]
+    .filter(Boolean)
+    .join(" · ");
   return cell;
 }
 
@@ -386,6 +396,7 @@ function drawApokerlypse(state) {
 
 function draw(state) {
   current = state;
+  if (state.cards) cards = state.cards;
   document.getElementById("refusal").hidden = true;
   if (state.observation.game === "apokalypse") drawApokalypse(state);
   else drawApokerlypse(state);

@@ -26,6 +26,18 @@ class Texts:
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return r.render_action(action, self.lang, obs, names, self.kinds)
 
+    def cards(self) -> dict[str, dict[str, str]]:
+        """By code: the name, the half each side shows (a display cell), what it does."""
+        return {
+            code: {
+                "name": r.card_name(code, self.lang),
+                "good": r.card_short(code, self.lang, "good"),
+                "evil": r.card_short(code, self.lang, "evil"),
+                "about": r.describe_card(kind, self.lang),
+            }
+            for code, kind in self.kinds.items()
+        }
+
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         values = {"name": names[seat]}
         choice = obs.get("choice")

@@ -7,6 +7,7 @@ from typing import Any
 
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import Action, Config, Observation
+from apokalypse.games.apokerlypse.cards import CODES
 
 from . import choices
 from . import render as r
@@ -25,6 +26,10 @@ class Texts:
 
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return choices.render_action(action, self.lang, obs, names, self.content)
+
+    def cards(self) -> dict[str, dict[str, str]]:
+        """By code: the card as printed ("10♥")."""
+        return {code: {"name": r.card_label(code)} for code in CODES}
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         return choices.decision_text(seat, obs, self.content, self.lang, names)
