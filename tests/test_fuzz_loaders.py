@@ -26,7 +26,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apokalypse.engine.errors import DataFileError, EngineError, NotationError
+from apokalypse.engine.errors import ConfigError, DataFileError, EngineError, NotationError
+from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
 from apokalypse.games import apokalypse as apo
 from apokalypse.games import apokerlypse as poker
@@ -391,3 +392,11 @@ def test_a_deck_file_with_a_data_file_error_names_entry_and_field() -> None:
     text = toml_document({"card": [{**DECK["card"][0], "count": 2**63 - 1}, *DECK["card"][1:]]})
     with pytest.raises(DataFileError, match=r"card #1 \('m/hp'\): field 'count'"):
         parse_deck(text)
+
+
+@pytest.mark.parametrize("game", ["apokalypse", "apokerlypse"])
+def test_an_unknown_config_field_is_named_on_one_line(game: str) -> None:
+    """Found by the record fuzzer: a field name with a line break came out raw."""
+    with pytest.raises(ConfigError) as caught:
+        get_game(game).config_from_json({"players": 3, "x\ny\x1b": 1})
+    assert str(caught.value) == "config has unknown field(s): 'x\\ny\\x1b'"

@@ -4,9 +4,11 @@ is a one-line :class:`~.errors.DataFileError`."""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Collection
 from typing import Any
 
-from .errors import DataFileError
+from .errors import ConfigError, DataFileError
+from .text import shown
 
 MAX_TEXT_BYTES = 1 << 20  # 1 MiB of TOML: far above any deck or content file
 
@@ -24,3 +26,14 @@ def read_toml(text: str, source: str) -> dict[str, Any]:
         raise DataFileError(f"{source}: not valid TOML (nested too deeply)") from None
     except ValueError as exc:  # TOMLDecodeError, and int()'s refusal of 4,300 digits
         raise DataFileError(f"{source}: not valid TOML ({exc})") from None
+
+
+def config_fields(data: object, fields: Collection[str]) -> dict[str, Any]:
+    """A game config's JSON object (from a record or a request), refused unless it is an object
+    of known ``fields`` only; unknown names are quoted, so the message stays one line."""
+    if not isinstance(data, dict):
+        raise ConfigError("config must be an object")
+    unknown = sorted(shown(str(name)) for name in set(data) - set(fields))
+    if unknown:
+        raise ConfigError(f"config has unknown field(s): {', '.join(unknown)}")
+    return data

@@ -18,9 +18,12 @@ from collections.abc import Callable, Mapping
 from typing import TypeGuard, TypeVar
 
 from .errors import NotationError
-from .text import shown
+from .text import ascii_number, shown
 
 V = TypeVar("V", bound=str)
+# A seat is p1 … p6: a few digits are plenty, and more would let int() refuse (4,300 digits) or a
+# typo name seat 10**100.
+SEAT_DIGITS = 3
 
 
 def split_action(
@@ -50,3 +53,16 @@ def split_action(
             params={"text": shown(text), "verb": repr(verb), "want": want, "got": len(args)},
         )
     return verb, args
+
+
+def parse_seat(arg: str, text: str) -> int:
+    """``p1`` (or ``P1``) … as a seat index; ``text`` is the whole action, for the refusal.
+    ASCII digits only (:func:`~.text.ascii_number`)."""
+    number = ascii_number(arg[1:], SEAT_DIGITS) if arg[:1] in ("p", "P") else None
+    if number is None or number < 1:
+        raise NotationError(
+            f"{shown(text)}: {shown(arg)} is not a seat (p1, p2, …)",
+            key="seat",
+            params={"text": shown(text), "arg": shown(arg)},
+        )
+    return number - 1

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple, TypeGuard, get_args
 
 from apokalypse.engine.errors import NotationError
-from apokalypse.engine.notation import split_action
+from apokalypse.engine.notation import parse_seat, split_action
 from apokalypse.engine.text import ascii_number, shown
 
 from .cards import MAX_CODE_LENGTH, PLANE_NAMES, SIDE_NAMES, is_code
@@ -40,8 +40,8 @@ VERBS: tuple[Verb, ...] = get_args(Verb)
 _NO_ARG: frozenset[Verb] = frozenset({"pass", "decline", "back"})
 _CODE_ARG: frozenset[Verb] = frozenset({"give", "defend"})
 _SEAT_ARG: frozenset[Verb] = frozenset({"to", "steal"})
-# A seat is 1–6 and a position counts a row's cards: a few digits are plenty, and more would let
-# int() refuse (4,300 digits) or a typo name seat 10**100.
+# A position counts a row's cards: a few digits are plenty, and more would let int() refuse
+# (4,300 digits). Seats are read by engine.notation.parse_seat.
 MAX_DIGITS = 3
 
 
@@ -79,17 +79,6 @@ def format_place(seat: int, side: int, plane: int = -1, pos: int = -1) -> str:
 PASS = Action("pass")
 DECLINE = Action("decline")
 BACK = Action("back")
-
-
-def _seat(text: str, whole: str) -> int:
-    number = ascii_number(text[1:], MAX_DIGITS) if text.startswith("p") else None
-    if number is None or number < 1:
-        raise NotationError(
-            f"{shown(whole)}: {shown(text)} is not a seat (p1, p2, …)",
-            key="seat",
-            params={"text": shown(whole), "arg": shown(text)},
-        )
-    return number - 1
 
 
 def _code(text: str, whole: str) -> str:
@@ -132,7 +121,7 @@ def parse_action(text: str) -> Action:
     if verb in _CODE_ARG:
         return Action(verb, _code(args[0], text))
     if verb in _SEAT_ARG:
-        return Action(verb, seat=_seat(args[0], text))
+        return Action(verb, seat=parse_seat(args[0], text))
     return _target(args[0], text)
 
 
@@ -144,7 +133,7 @@ def _target(place: str, text: str) -> Action:
             key="place",
             params={"text": shown(text)},
         )
-    seat = _seat(parts[0], text)
+    seat = parse_seat(parts[0], text)
     if parts[1] not in SIDE_NAMES:
         raise NotationError(
             f"{shown(text)}: side must be good or evil, not {shown(parts[1])}",

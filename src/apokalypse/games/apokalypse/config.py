@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from apokalypse.engine.datafile import config_fields
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.text import shown
 
@@ -74,11 +75,7 @@ class Config:
 
     @classmethod
     def from_json(cls, data: object) -> Config:
-        if not isinstance(data, dict):
-            raise ConfigError("config must be an object")
-        unknown = set(data) - {"players", "variants", "deck"}
-        if unknown:
-            raise ConfigError(f"config has unknown field(s): {', '.join(sorted(unknown))}")
+        data = config_fields(data, ("players", "variants", "deck"))
         variants = data.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
             raise ConfigError("config field 'variants' must be a list of variant names")

@@ -25,8 +25,8 @@ from __future__ import annotations
 from typing import Literal, NamedTuple, TypeGuard, get_args
 
 from apokalypse.engine.errors import NotationError
-from apokalypse.engine.notation import split_action
-from apokalypse.engine.text import ascii_number, shown
+from apokalypse.engine.notation import parse_seat, split_action
+from apokalypse.engine.text import shown
 
 from .cards import CODES, parse_card
 
@@ -38,8 +38,6 @@ _NO_ARG: tuple[NoArgVerb, ...] = get_args(NoArgVerb)
 _CARD_ARG: tuple[CardVerb, ...] = get_args(CardVerb)
 _SEAT_ARG: tuple[SeatVerb, ...] = get_args(SeatVerb)
 VERBS: tuple[Verb, ...] = _NO_ARG + _CARD_ARG + _SEAT_ARG
-# A seat is 1–4: a few digits are plenty, and more would let int() refuse (4,300 digits).
-MAX_DIGITS = 3
 
 
 class Action(NamedTuple):
@@ -80,16 +78,4 @@ def parse_action(text: str) -> Action:
             raise NotationError(
                 f"{shown(text)}: {exc}", key="card", params={"text": shown(text), "arg": shown(arg)}
             ) from None
-    return Action(verb, seat=_seat(arg, text))
-
-
-def _seat(arg: str, text: str) -> int:
-    """``p1`` …: ASCII digits, at most a few (:func:`~apokalypse.engine.text.ascii_number`)."""
-    number = ascii_number(arg[1:], MAX_DIGITS) if arg[:1] in ("p", "P") else None
-    if number is None or number < 1:
-        raise NotationError(
-            f"{shown(text)}: {shown(arg)} is not a seat (p1, p2, …)",
-            key="seat",
-            params={"text": shown(text), "arg": shown(arg)},
-        )
-    return number - 1
+    return Action(verb, seat=parse_seat(arg, text))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from apokalypse.engine.datafile import config_fields
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.text import shown
 
@@ -69,11 +70,7 @@ class Config:
 
     @classmethod
     def from_json(cls, data: object) -> Config:
-        if not isinstance(data, dict):
-            raise ConfigError("config must be an object")
-        unknown = set(data) - {"players", "table", "bonus_cap", "content"}
-        if unknown:
-            raise ConfigError(f"config has unknown field(s): {', '.join(sorted(unknown))}")
+        data = config_fields(data, ("players", "table", "bonus_cap", "content"))
         return cls(
             players=data.get("players", 4),
             table=data.get("table", "full"),
