@@ -13,6 +13,7 @@ from typing import Any
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import Player
 from apokalypse.engine.registry import game_names
+from apokalypse.engine.rng import Rng
 
 from .base import BaseBot, PlayerFactory
 from .random_bot import RandomBot
@@ -25,6 +26,7 @@ __all__ = [
     "bot_names",
     "bots_for",
     "make_bot",
+    "seat_seed",
 ]
 
 
@@ -37,6 +39,13 @@ def bots_for(game: str) -> dict[str, PlayerFactory]:
     except ModuleNotFoundError:
         own = {}
     return {"random": RandomBot, **own}
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """A computer player's own random stream, derived from the game's seed and its seat: a game
+    played again from its seed (a simulation rerun, a server rebuilding a game after a restart)
+    seats exactly the same players."""
+    return Rng(game_seed * 8 + seat).next64()
 
 
 def bot_names(game: str) -> list[str]:

@@ -24,13 +24,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from apokalypse.bots import bots_for, make_bot
+from apokalypse.bots import bots_for, make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import Match
 from apokalypse.engine.protocol import Game, GameConfig
 from apokalypse.engine.record import GameRecord, remove_stale_temporaries
 from apokalypse.engine.registry import get_game
-from apokalypse.engine.rng import SEED_LIMIT, Rng, check_seed
+from apokalypse.engine.rng import SEED_LIMIT, check_seed
 
 from .safe import whole_number
 from .sim_stats import Summary
@@ -104,17 +104,12 @@ def parse_bots(text: str, game: str = "apokalypse") -> list[str]:
     return names
 
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """Each bot's own stream, derived from the game's seed so runs repeat exactly."""
-    return Rng(game_seed * 8 + seat).next64()
-
-
 def run_game(task: Task) -> Outcome:
     """One game. Any exception is caught and reported: one broken game must not end a run of
     thousands (the record written keeps the actions up to the failure, for the bug report)."""
     game = get_game(task.game)
     config = game.config_from_options(task.players, task.variants, task.cards)
-    bots = [make_bot(name, bot_seed(task.seed, q), task.game) for q, name in enumerate(task.bots)]
+    bots = [make_bot(name, seat_seed(task.seed, q), task.game) for q, name in enumerate(task.bots)]
     # ``meta`` is the record's free-form part (replay ignores it): who played, and why the game
     # stopped early if it did.
     record = GameRecord(game.name, game.version, config.to_json(), task.seed)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any, Protocol
 
-from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.errors import ConfigError, IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.engine.registry import game_names
 
@@ -32,6 +32,10 @@ class Texts(Protocol):
 
     def decision_text(self, seat: int, obs: Any, names: Sequence[str]) -> str:
         """The question of the decision ``seat`` faces now."""
+        ...
+
+    def refusal(self, exc: IllegalAction) -> str:
+        """A refused action in one line: the rule id, what the rule says, the reason."""
         ...
 
     def cards(self) -> dict[str, dict[str, str]]:

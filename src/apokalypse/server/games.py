@@ -18,17 +18,16 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import import_module
 from typing import Any
 
-from apokalypse.bots import make_bot
+from apokalypse.bots import make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS, Match, Player
 from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import GameRecord, start
 from apokalypse.engine.registry import get_game
-from apokalypse.engine.rng import SEED_LIMIT, Rng
+from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, notation_reason, seat_names, text
 from apokalypse.i18n.texts import Texts, texts_for
 
@@ -47,10 +46,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """A computer player's own stream, derived from the game's seed and its seat, so a game
-    rebuilt after a restart seats exactly the same players."""
-    return Rng(game_seed * 8 + seat).next64()
+def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Player[Any, Any]]:
+    """The computer players of a game's seats (every seat not ``human``), seeded from the game's
+    seed and their seat, so a rebuilt game seats exactly the same players."""
+    return {
+        seat: make_bot(kind, seat_seed(seed, seat), game)
+        for seat, kind in enumerate(kinds)
+        if kind != HUMAN
+    }
 
 
 class Refused(Exception):
@@ -67,13 +70,6 @@ class Refused(Exception):
         if self.rule is not None:
             data["rule"] = self.rule
         return data
-
-
-def render_refusal(exc: IllegalAction, game: str, lang: str) -> str:
-    """A refused action in ``lang``, as the terminal shows it (the game's own renderer)."""
-    render: Any = import_module(f"apokalypse.i18n.{game}.render")
-    reason: str = render.render_refusal(exc, lang)
-    return reason
 
 
 @dataclass
@@ -100,11 +96,7 @@ def new_game(
         )
     kinds = [kind.strip().lower() for kind in seats]
     seed = secrets.randbelow(SEED_LIMIT)  # all 64 bits: unguessable
-    bots = {
-        seat: make_bot(kind, bot_seed(seed, seat), game.name)
-        for seat, kind in enumerate(kinds)
-        if kind != HUMAN
-    }
+    bots = computer_players(kinds, seed, game.name)
     tokens = {
         seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(len(kinds)) if seat not in bots
     }
@@ -231,8 +223,7 @@ class LiveGame:
         try:
             events = self.match.apply(action)
         except IllegalAction as exc:
-            reason = render_refusal(exc, self.record.game, self.lang)
-            raise Refused(reason, exc.rule) from None
+            raise Refused(self.texts.refusal(exc), exc.rule) from None
         self._commit(store, events)
         self.advance(store)
 
@@ -286,11 +277,7 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     record = store.load(game_id)
     game, state = start(record)
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
-    bots = {
-        seat: make_bot(kind, bot_seed(record.seed, seat), record.game)
-        for seat, kind in enumerate(kinds)
-        if kind != HUMAN
-    }
+    bots = computer_players(kinds, record.seed, record.game)
     match: Match[Any, Any] = Match(state, bots, record.start_digest(state.opening))
     live = LiveGame(game_id, game, record, match)
     live.log.extend(match.start())

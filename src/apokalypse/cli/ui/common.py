@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -11,7 +12,31 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from apokalypse.engine.errors import IllegalAction
+from apokalypse.engine.events import Event
 from apokalypse.i18n import text
+from apokalypse.i18n.texts import Texts
+
+
+class Spoken:
+    """What a game's adapter says rather than draws: its texts (``i18n/<game>/texts.py``), the
+    same sentences the server sends the browser."""
+
+    texts: Texts
+
+    def render_events(
+        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
+    ) -> list[str]:
+        return self.texts.render_events(events, seat, names)
+
+    def render_action(self, action: Any, obs: Any, names: Sequence[str]) -> str:
+        return self.texts.render_action(action, obs, names)
+
+    def decision_text(self, seat: int, obs: Any, names: Sequence[str]) -> str:
+        return self.texts.decision_text(seat, obs, names)
+
+    def refusal(self, exc: IllegalAction) -> str:
+        return self.texts.refusal(exc)
 
 
 def recent_panel(recent: Sequence[str], lang: str) -> Panel:

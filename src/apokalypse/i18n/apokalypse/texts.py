@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokalypse import Action, Config, Observation
 from apokalypse.games.apokalypse.cards import SIDE_NAMES, deck_kinds
@@ -37,6 +38,9 @@ class Texts:
             }
             for code, kind in self.kinds.items()
         }
+
+    def refusal(self, exc: IllegalAction) -> str:
+        return r.render_refusal(exc, self.lang)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         values = {"name": names[seat]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import Action, Config, Observation
 from apokalypse.games.apokerlypse.cards import CODES
@@ -30,6 +31,9 @@ class Texts:
     def cards(self) -> dict[str, dict[str, str]]:
         """By code: the card as printed ("10♥")."""
         return {code: {"name": r.card_label(code)} for code in CODES}
+
+    def refusal(self, exc: IllegalAction) -> str:
+        return r.render_refusal(exc, self.lang)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         return choices.decision_text(seat, obs, self.content, self.lang, names)

@@ -7,7 +7,6 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokalypse import Action, Observation
 from apokalypse.games.apokalypse.actions import BACK
@@ -17,7 +16,7 @@ from apokalypse.i18n.apokalypse import render as r
 from apokalypse.i18n.apokalypse import rules
 from apokalypse.i18n.apokalypse.texts import Texts
 
-from ..common import Pause
+from ..common import Pause, Spoken
 from .board import board, result_view
 from .panel import ride_panel
 
@@ -26,7 +25,7 @@ FULL_BOARD: frozenset[Decision] = frozenset(
 )  # first steps; follow-ups stay short
 
 
-class UI:
+class UI(Spoken):
     folded: frozenset[str] = frozenset({"shelter"})  # the ride panel shows every protection
 
     def __init__(self, config: dict[str, object], lang: str) -> None:
@@ -36,17 +35,6 @@ class UI:
 
     def note(self, events: Sequence[Event]) -> None:
         return None  # every question reads what it needs from the observation
-
-    def render_events(
-        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
-    ) -> list[str]:
-        return self.texts.render_events(events, seat, names)
-
-    def render_action(self, action: Action, obs: Observation, names: Sequence[str]) -> str:
-        return self.texts.render_action(action, obs, names)
-
-    def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
-        return self.texts.decision_text(seat, obs, names)
 
     def back_action(self, obs: Observation) -> Action | None:
         return BACK if "choice" in obs else None  # a second step: the first can be taken back
@@ -87,9 +75,6 @@ class UI:
         totals = ", ".join(f"{names[q]} {t}" for q, t in enumerate(result["totals"]))
         winners = ", ".join(names[q] for q in result["winners"]) or text("ui.nobody", self.lang)
         return r.t("ui.result_line", self.lang, case=result["case"], winners=winners, totals=totals)
-
-    def refusal(self, exc: IllegalAction) -> str:
-        return r.render_refusal(exc, self.lang)
 
     def help(self) -> str:
         return r.t("ui.help", self.lang)

@@ -7,7 +7,6 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import Action, Observation
 from apokalypse.games.apokerlypse.pending import Decision
@@ -15,6 +14,7 @@ from apokalypse.i18n import text
 from apokalypse.i18n.apokerlypse import render as r
 from apokalypse.i18n.apokerlypse.texts import Texts
 
+from ..common import Spoken
 from .board import ScoreRow, board, result_view, score_table
 
 # Decisions that open a phase of the round; block windows, targets and cards of an effect are
@@ -22,7 +22,7 @@ from .board import ScoreRow, board, result_view, score_table
 FULL_BOARD: frozenset[Decision] = frozenset({"discard", "stake", "participate", "scoring"})
 
 
-class UI:
+class UI(Spoken):
     folded: frozenset[str] = frozenset()  # the round's summary repeats no event
 
     def __init__(self, config: dict[str, object], lang: str) -> None:
@@ -49,17 +49,6 @@ class UI:
                 hands, order = self.reveal.args["hands"], self.reveal.args["order"]
                 rows: list[ScoreRow] = [(q, hands[q], self.scores.get(q)) for q in order]
                 self.scored = (self.round, rows)
-
-    def render_events(
-        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
-    ) -> list[str]:
-        return self.texts.render_events(events, seat, names)
-
-    def render_action(self, action: Action, obs: Observation, names: Sequence[str]) -> str:
-        return self.texts.render_action(action, obs, names)
-
-    def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
-        return self.texts.decision_text(seat, obs, names)
 
     def back_action(self, obs: Observation) -> None:
         return None  # every decision takes effect at once; nothing to take back
@@ -108,9 +97,6 @@ class UI:
             chips=chips,
             rounds=result["rounds"],
         )
-
-    def refusal(self, exc: IllegalAction) -> str:
-        return r.render_refusal(exc, self.lang)
 
     def help(self) -> str:
         return f"{r.t('ui.help', self.lang)}\n{r.bonus_rule(self.lang)}"
