@@ -89,11 +89,7 @@ class Match(Generic[A, O]):
     def apply(self, action: A) -> list[Event]:
         """Apply an action (a person's or a computer player's), record it and tell the players.
         A refused action raises the engine's :class:`IllegalAction` and changes nothing."""
-        events = self.state.apply(action)
-        self.actions.append(str(action))
-        self.digest.add(events)
-        self._tell(events)
-        return events
+        return self._applied(str(action), self.state.apply(action))
 
     def play_turn(self) -> tuple[A, list[Event]]:
         """Let the computer player whose turn it is act. A choice the rules refuse is a bug of
@@ -123,12 +119,15 @@ class Match(Generic[A, O]):
         for number, text in enumerate(actions, len(self.actions) + 1):
             if self.state.to_act in self.players:
                 self.ask()
-            events = apply_recorded(game, self.state, number, text)
-            self.actions.append(text)
-            self.digest.add(events)
-            self._tell(events)
-            applied.append(events)
+            applied.append(self._applied(text, apply_recorded(game, self.state, number, text)))
         return applied
+
+    def _applied(self, text: str, events: list[Event]) -> list[Event]:
+        """Record an applied action's text and events, and tell the players."""
+        self.actions.append(text)
+        self.digest.add(events)
+        self._tell(events)
+        return events
 
     def _tell(self, events: Sequence[Event]) -> None:
         if events:
