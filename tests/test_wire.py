@@ -15,8 +15,10 @@ from apokalypse.engine.registry import game_names, get_game
 from apokalypse.engine.rng import Rng
 from apokalypse.wire import (
     WIRE_VERSION,
+    ActionMessage,
     EventMessage,
     check_observation,
+    read_client_message,
     schema,
     schema_text,
     write_schemas,
@@ -54,12 +56,46 @@ def test_the_schema_files_are_current(name: str):
 
 
 @pytest.mark.parametrize("name", game_names())
-def test_the_schema_names_its_version_and_its_three_messages(name: str):
+def test_the_schema_names_its_version_and_its_messages(name: str):
     document = schema(name)
     assert document["version"] == WIRE_VERSION and document["game"] == name
-    assert set(document["properties"]) == {"observation", "event", "action"}
+    assert set(document["properties"]) == {
+        *("observation", "event", "action"),  # the parts
+        *("client", "state", "refused"),  # the messages
+    }
     observation = document["$defs"]["Observation"]
     assert {"seat", "players", "move", "to_act", "decision"} <= set(observation["properties"])
+    state = document["$defs"]["StateMessage"]
+    assert state["properties"]["observation"] == {"$ref": "#/$defs/Observation"}
+    assert "cards" not in state["required"] and "forecast" in state["required"]
+    forecast = state["properties"]["forecast"]
+    if name == "apokalypse":  # the forecast's own type, down to each side's dead
+        assert {"$ref": "#/$defs/Forecast"} in forecast["anyOf"]
+        assert "dead" in document["$defs"]["SideForecast"]["properties"]
+        assert "score" in document["$defs"]["Strike"]["properties"]
+    else:
+        assert forecast["type"] == "null"
+
+
+def test_client_messages_are_checked_against_their_schema():
+    action = read_client_message({"action": "pass", "move": 3})  # "type" may be left out
+    assert isinstance(action, ActionMessage) and (action.action, action.move) == ("pass", 3)
+    assert read_client_message({"type": "leave"}).type == "leave"
+    bad: list[object] = [
+        None,
+        [],
+        "pass",
+        {"action": "pass"},  # no move
+        {"action": "pass", "move": "3"},  # strict: no text for a number
+        {"action": "pass", "move": -1},
+        {"action": "pass", "move": 3, "seat": 2},  # nothing undeclared
+        {"action": "x" * 201, "move": 3},
+        {"type": "surrender"},
+        {"type": "leave", "seat": 1},
+    ]
+    for message in bad:
+        with pytest.raises(ValidationError):
+            read_client_message(message)
 
 
 def test_write_schemas_writes_every_game(tmp_path: Path):

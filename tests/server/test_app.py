@@ -37,6 +37,9 @@ class Server:
 
     def __init__(self, database: Path) -> None:
         self.database_url = f"sqlite:///{database}"
+        # What the server writes to stderr (a file, never a pipe nobody reads: a full pipe
+        # would stall the server): shown when a test fails, see :meth:`errors`.
+        self.log = database.with_suffix(".log")
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -54,13 +57,12 @@ class Server:
         self.process = subprocess.Popen(
             [str(APOKALYPSE), "serve", *("--port", str(self.port)), *("--database-url", url)],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.log.open("ab"),
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                error = self.process.stderr.read() if self.process.stderr else b""
-                raise AssertionError(f"the server ended: {error.decode(errors='replace')}")
+                raise AssertionError(f"the server ended: {self.errors()}")
             try:
                 if httpx.get(f"{self.http}/api/games/none", timeout=1).status_code == 404:
                     return
@@ -73,9 +75,11 @@ class Server:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()  # no clean shutdown: a crash must lose nothing either
             self.process.wait(timeout=TIMEOUT)
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
         self.process = None
+
+    def errors(self) -> str:
+        """What the server wrote to stderr so far."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +92,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
+    assert "Traceback" not in running.errors(), running.errors()
 
 
 def create(server: Server, **body: Any) -> dict[str, Any]:
@@ -119,10 +124,20 @@ def play(ws: ClientConnection, state: dict[str, Any], n: int, seen: list[dict[st
         if not state["legal"]:
             break
         action = next((a for a in state["legal"] if a != "pass"), "pass")
-        ws.send(json.dumps({"action": action, "move": state["observation"]["move"]}))
+        move = state["observation"]["move"]
+        ws.send(json.dumps({"action": action, "move": move}))
+        state = answer(ws, seen, move)
+    return state
+
+
+def answer(ws: ClientConnection, seen: list[dict[str, Any]], move: int) -> dict[str, Any]:
+    """The state after ``move``: the first state message past it (a message about the seats,
+    a person coming or going, may come first and says nothing new of the game)."""
+    while True:
         state = receive(ws, seen)
         assert state["type"] == "state", state
-    return state
+        if state["observation"]["move"] > move:
+            return state
 
 
 def test_bad_requests_are_refused_in_one_line(server: Server) -> None:
@@ -203,9 +218,10 @@ def test_a_game_against_a_computer_player(server: Server) -> None:
             spectator.send(json.dumps({"action": "pass", "move": view["observation"]["move"]}))
             assert receive(spectator, seen)["type"] == "refused"
             for _ in range(5):  # the spectator is sent every change, as a spectator
+                before = state["observation"]["move"]
                 state = play(ws, state, 1, seen)
-                update = receive(spectator, seen)
-                assert update["type"] == "state" and "hand" not in update["observation"]
+                update = answer(spectator, seen, before)
+                assert "hand" not in update["observation"]
                 assert update["observation"]["move"] == state["observation"]["move"]
                 assert not any(e["seen"] for e in update["events"])
             assert any(m["events"] for m in seen if m.get("observation", {}).get("seat", 0) is None)

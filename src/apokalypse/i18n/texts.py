@@ -43,6 +43,15 @@ class Texts(Protocol):
         too): the card facts a client needs, sent once."""
         ...
 
+    def rules(self, topic: str) -> str:
+        """The rules in short (``topic`` empty), or one card's rules (a card code)."""
+        ...
+
+    def forecast(self, public: Any) -> dict[str, Any] | None:
+        """What the board shows beside a public observation (Apokalypse: what the next horseman
+        would do, display by display); None for a game without one."""
+        ...
+
 
 def texts_for(game: str, config: Mapping[str, Any], lang: str) -> Texts:
     """The texts of ``game`` (a registry name) for a record's ``config`` in ``lang``."""

@@ -27,28 +27,47 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from apokalypse.engine.errors import ConfigError, EngineError
-from apokalypse.wire import WIRE_VERSION
+from apokalypse.engine.registry import get_game
+from apokalypse.i18n import check_lang
+from apokalypse.i18n.texts import texts_for
+from apokalypse.wire import WIRE_VERSION, ClientMessage, read_client_message
 
 from .fanout import Fanout
-from .games import LiveGame, Refused, create, new_game, rebuild
+from .games import LiveGame, Refused, create, message, new_game, rebuild, stored_summary
 from .pages import add_pages
 from .store import Store, StoreError
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
 CLOSE_NOT_FOUND = 4404  # no such game
 CLOSE_RESTART = 1012  # the game must be rebuilt from the store: reconnect
+CLOSE_ABUSE = 1008  # a connection that keeps flooding the server after being told to stop
+
+MAX_MESSAGE = 4096  # bytes: the longest action text is a few dozen
+MAX_FRAME = 65_536  # uvicorn closes a connection sending more (1009) before reading it at all
+# The rate limit counts refused messages only: accepted actions are paced by the game itself (each
+# must name the move it answers, so a client gets one in per change it has been sent).
+RATE = 5.0  # refused messages per second a connection may send on average …
+BURST = 20.0  # … and at once; beyond, its messages are dropped unread
+MAX_DROPPED = 200  # dropped messages before the connection is closed
+MAX_SUMMARIES = 100  # games one "my games" request may ask about
 
 log = logging.getLogger(__name__)
+
+
+class Timer(BaseModel):
+    turn: float = Field(gt=0, le=3600, description="seconds for each decision")
+    bank: float = Field(ge=0, le=36_000, description="seconds of reserve per person")
 
 
 class CreateGame(BaseModel):
@@ -57,6 +76,7 @@ class CreateGame(BaseModel):
     seats: list[str] = Field(max_length=16)
     variants: list[str] = Field(default_factory=list, max_length=16)
     lang: str = Field(default="en", max_length=8)
+    timer: Timer | None = None
 
 
 @dataclass(eq=False)
@@ -64,6 +84,23 @@ class Connection:
     websocket: WebSocket
     seat: int | None
     sent: int  # how many of the game's events this connection has been sent
+    allowance: float = BURST  # a token bucket: messages it may send now
+    checked: float = field(default_factory=time.monotonic)
+    dropped: int = 0
+
+    def blocked(self) -> bool:
+        """Whether this connection's messages are dropped now (it sent too many refused)."""
+        now = time.monotonic()
+        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < 1:
+            self.dropped += 1
+            return True
+        return False
+
+    def charge(self) -> None:
+        """One more refused message."""
+        self.allowance -= 1
 
 
 @dataclass(eq=False)
@@ -74,6 +111,10 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     closed: bool = False
+    timer: asyncio.Task[None] | None = None  # runs out the deciding person's clock
+
+    def connected(self) -> frozenset[int]:
+        return frozenset(c.seat for c in self.connections if c.seat is not None)
 
 
 class Hub:
@@ -97,7 +138,8 @@ class Hub:
             return room
 
     async def send(self, room: Room, connection: Connection) -> None:
-        data = {"wire": WIRE_VERSION, **room.live.view(connection.seat, connection.sent)}
+        view = room.live.view(connection.seat, connection.sent, room.connected())
+        data = {"wire": WIRE_VERSION, **view}
         connection.sent = len(room.live.log)
         try:
             await connection.websocket.send_json(data)
@@ -106,29 +148,85 @@ class Hub:
                 room.connections.remove(connection)
 
     async def push(self, room: Room) -> None:
+        """Send every connection the news, and set the clock of whoever decides now."""
         for connection in list(room.connections):
             await self.send(room, connection)
+        self.wind(room)
 
-    async def act(self, room: Room, connection: Connection, data: object) -> None:
-        """A message from a connection: apply it, or tell that connection why not."""
+    def wind(self, room: Room) -> None:
+        """(Re)start the timer that hands the deciding person's seat to a computer player when
+        their time runs out."""
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        deadline = room.live.deadline()
+        if deadline is not None and not room.closed:
+            room.timer = asyncio.create_task(self._ring(room, room.live.state.move, deadline))
+
+    async def _ring(self, room: Room, move: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        room.timer = None  # this task ends here: push may wind a new one
+        await self.change(room, lambda live: live.time_out(self.store, move))
+
+    async def change(self, room: Room, work: Any) -> bool:
+        """Run ``work(live)`` (blocking, in a thread) under the game's lock; when it changed the
+        game, tell every connection and the other processes. Refusals propagate."""
         async with room.lock:
             if room.closed:
-                return
+                return False
             live = room.live
             try:
-                action = live.check(connection.seat, data)
-                await asyncio.to_thread(live.play, self.store, action)
-            except Refused as exc:
-                await connection.websocket.send_json(exc.to_json())
-                return
+                changed = bool(await asyncio.to_thread(work, live))
+            except Refused:
+                raise
             except EngineError:  # StaleAction, a record that no longer replays …
                 # The memory and the database disagree (another process took the move): the
                 # stored game is the truth. Drop ours; the players reconnect to the rebuilt one.
                 await self.evict(room)
-                return
-            await self.push(room)
-            if self.fanout is not None:
-                await self.fanout.publish(live.id, live.state.move)
+                return False
+            if changed:
+                await self.push(room)
+                if self.fanout is not None:
+                    await self.fanout.publish(live.id, live.state.move)
+            elif room.timer is None:  # a timer woken a moment early: wound again
+                self.wind(room)
+            return changed
+
+    async def act(self, room: Room, connection: Connection, data: object) -> None:
+        """A message from a connection: do what it asks, or tell that connection why not."""
+        live = room.live
+        try:
+            request = read_client_message(data)
+        except ValidationError:
+            await self.refuse(connection, Refused(message("message", live.lang)))
+            return
+        try:
+            await self.change(room, lambda live: self.perform(live, connection, request))
+        except Refused as exc:
+            await self.refuse(connection, exc)
+
+    def perform(self, live: LiveGame, connection: Connection, request: ClientMessage) -> bool:
+        """What a message asks of the game (blocking; under its lock); whether it changed."""
+        seat = connection.seat
+        if request.type == "action":
+            action = live.check(seat, {"action": request.action, "move": request.move})
+            live.play(self.store, action)
+            return True
+        if seat is None:
+            raise Refused(message("spectator", live.lang))
+        if request.type == "rematch":
+            if not live.state.is_over:
+                raise Refused(message("not-over", live.lang))
+            rematch = live.make_rematch(self.store)
+            if rematch is not None:
+                self.rooms[rematch.id] = Room(rematch)
+            return True  # every connection learns of it
+        return live.set_away(self.store, seat, request.type == "leave")
+
+    async def refuse(self, connection: Connection, refused: Refused) -> None:
+        connection.charge()
+        with contextlib.suppress(Exception):  # gone meanwhile
+            await connection.websocket.send_json({"wire": WIRE_VERSION, **refused.to_json()})
 
     async def catch_up(self, game_id: str, move: int | None) -> None:
         """Another process advanced ``game_id`` to ``move`` (None: perhaps, look): bring this
@@ -156,6 +254,8 @@ class Hub:
 
     async def evict(self, room: Room) -> None:
         room.closed = True
+        if room.timer is not None:
+            room.timer.cancel()
         if self.rooms.get(room.live.id) is room:
             del self.rooms[room.live.id]
         for connection in list(room.connections):
@@ -202,12 +302,14 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(body: CreateGame) -> dict[str, Any]:
+        timer = (body.timer.turn, body.timer.bank) if body.timer is not None else None
         try:
-            new = new_game(body.game, body.players, body.seats, body.variants, body.lang)
+            new = new_game(body.game, body.players, body.seats, body.variants, body.lang, timer)
         except EngineError as exc:
             raise HTTPException(400, str(exc)) from None
         live = await asyncio.to_thread(create, store, new)
-        hub.rooms[live.id] = Room(live)
+        room = hub.rooms[live.id] = Room(live)
+        hub.wind(room)
         seats: list[dict[str, Any]] = []
         for seat, kind in enumerate(live.kinds):
             entry: dict[str, Any] = {"seat": seat, "kind": kind}
@@ -215,6 +317,38 @@ def create_app(
                 entry["token"] = new.tokens[seat]
             seats.append(entry)
         return {"id": live.id, "seats": seats}
+
+    @app.get("/api/games")
+    async def summaries(ids: Annotated[str, Query(max_length=2000)] = "") -> dict[str, Any]:
+        """The public summaries of those of ``ids`` (comma-separated) that exist: the browser
+        keeps the links of "my games" and asks how each game stands."""
+        wanted = [game_id for game_id in dict.fromkeys(ids.split(",")) if game_id]
+        if len(wanted) > MAX_SUMMARIES:
+            raise HTTPException(400, f"ids names {len(wanted)} games; at most {MAX_SUMMARIES}")
+        found = await asyncio.to_thread(store.summaries, wanted)
+        games = []
+        for game_id in wanted:
+            room = hub.rooms.get(game_id)
+            if room is not None:
+                games.append(room.live.summary())
+            elif game_id in found:
+                record, move = found[game_id]
+                games.append(stored_summary(game_id, record, move))
+        return {"games": games}
+
+    @app.get("/api/rules/{game}")
+    async def rules(
+        game: str,
+        lang: Annotated[str, Query(max_length=8)] = "en",
+        card: Annotated[str, Query(max_length=8)] = "",
+    ) -> dict[str, str]:
+        """The rules in short, or one card's (``card``: its code), as the terminal's ``rules``."""
+        try:
+            known = get_game(game)
+            config = known.config_from_options(2, [], None)  # every game has a 2-player form
+            return {"text": texts_for(known.name, config.to_json(), check_lang(lang)).rules(card)}
+        except EngineError as exc:
+            raise HTTPException(404 if "game" in str(exc) else 400, str(exc)) from None
 
     @app.get("/api/games/{game_id}")
     async def summary(game_id: str) -> dict[str, Any]:
@@ -243,14 +377,21 @@ def create_app(
                 await websocket.close(CLOSE_RESTART)
                 return
             room.connections.append(connection)
-            await hub.send(room, connection)
+            await hub.push(room)  # the newcomer its whole view, the others its seat's status
         try:
             while True:
                 raw = await websocket.receive_text()
-                try:
-                    data: object = json.loads(raw)
-                except ValueError:  # not JSON: refused like any malformed message
-                    data = None
+                if connection.blocked():
+                    if connection.dropped == 1:
+                        await hub.refuse(connection, Refused(message("flood", room.live.lang)))
+                    elif connection.dropped >= MAX_DROPPED:
+                        await websocket.close(CLOSE_ABUSE, "too many messages")
+                        return
+                    continue
+                data: object = None  # not JSON, or too long: refused like any malformed one
+                if len(raw) <= MAX_MESSAGE:
+                    with contextlib.suppress(ValueError):
+                        data = json.loads(raw)
                 await hub.act(room, connection, data)
                 if room.closed:
                     return
@@ -259,6 +400,9 @@ def create_app(
         finally:
             if connection in room.connections:
                 room.connections.remove(connection)
+                async with room.lock:
+                    if not room.closed:
+                        await hub.push(room)  # the others: this seat's person is gone
 
     add_pages(app)
     return app
@@ -289,4 +433,6 @@ def run_server(
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ConfigError(f"--database-url {database_url!r}: {first}") from None
     # No access log: a player's link carries their seat's token in its query string.
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME
+    )

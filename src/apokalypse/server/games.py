@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -31,9 +32,10 @@ from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, notation_reason, seat_names, text
 from apokalypse.i18n.texts import Texts, texts_for
 
-from .store import Store, StoreError
+from .store import Store, StoreError, new_id
 
 HUMAN = "human"
+STAND_IN = "heuristic"  # who plays a person's seat while they are away
 TOKEN_BYTES = 24  # 32 URL-safe characters: the key of a seat's secret invite link
 
 
@@ -83,9 +85,15 @@ class NewGame:
 
 
 def new_game(
-    name: str, players: int, seats: Sequence[str], variants: Sequence[str], lang: str
+    name: str,
+    players: int,
+    seats: Sequence[str],
+    variants: Sequence[str],
+    lang: str,
+    timer: tuple[float, float] | None = None,
 ) -> NewGame:
-    """A fresh game; bad input is a :class:`ConfigError` naming what is wrong."""
+    """A fresh game; bad input is a :class:`ConfigError` naming what is wrong. ``timer``:
+    (seconds per decision, seconds of time bank per person), or None for no clock."""
     game = get_game(name.strip().lower())
     lang = check_lang(lang)
     config = game.config_from_options(players, list(variants), None)
@@ -100,14 +108,58 @@ def new_game(
     tokens = {
         seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(len(kinds)) if seat not in bots
     }
-    meta = {
+    meta: dict[str, Any] = {
         "seats": kinds,
         "token_sha256": [hash_token(tokens[s]) if s in tokens else None for s in range(len(kinds))],
         "lang": lang,
     }
+    if timer is not None:
+        meta["timer"] = {"turn": timer[0], "bank": timer[1]}
     state = game.new_game(config, seed)
     record = GameRecord(game.name, game.version, config.to_json(), seed, meta=meta)
     return NewGame(record, state, bots, tokens)
+
+
+def rematch_of(record: GameRecord, game_id: str) -> NewGame:
+    """The rematch of a stored game: the same game, settings and seats, a new deal. Its people
+    keep their invite keys (the same token opens the same seat), so nobody is sent a new one."""
+    game = get_game(record.game)
+    seed = secrets.randbelow(SEED_LIMIT)
+    kinds = [str(kind) for kind in record.meta.get("seats", [])]
+    state = game.new_game(game.config_from_json(record.config), seed)
+    meta = {**record.meta, "rematch_of": game_id}
+    rematch = GameRecord(game.name, game.version, dict(record.config), seed, meta=meta)
+    return NewGame(rematch, state, computer_players(kinds, seed, game.name), {})
+
+
+@dataclass
+class Clock:
+    """A game's turn timer: each decision of a person gets ``turn`` seconds, then draws on that
+    person's time bank; when both are spent a computer player takes the seat over (it is
+    away) until its person reclaims it. Kept in the memory of the process serving the game:
+    after a restart every bank is full again."""
+
+    turn: float
+    banks: list[float]  # seconds left in each seat's bank
+    seat: int | None = None  # the person deciding now
+    move: int = -1  # the move they are deciding at
+    started: float = 0.0  # time.monotonic() when that decision began
+
+    def follow(self, seat: int | None, move: int, now: float) -> None:
+        """The decision is now ``seat``'s at ``move`` (None: nobody's to time): charge the
+        decision that ended to its person's bank and start the new one's clock."""
+        if (seat, move) == (self.seat, self.move):
+            return
+        if self.seat is not None:
+            over = now - self.started - self.turn
+            self.banks[self.seat] = max(0.0, self.banks[self.seat] - max(0.0, over))
+        self.seat, self.move, self.started = seat, move, now
+
+    def remaining(self, now: float) -> float:
+        """Seconds the deciding person has left (their turn and their bank)."""
+        if self.seat is None:
+            return 0.0
+        return max(0.0, self.started + self.turn + self.banks[self.seat] - now)
 
 
 @dataclass
@@ -119,6 +171,16 @@ class LiveGame:
     record: GameRecord
     match: Match[Any, Any]
     log: list[Event] = field(default_factory=list)
+    away: set[int] = field(default_factory=set)  # people's seats a computer plays for now
+    rematch: str | None = None  # the id of this game's rematch, once somebody asked
+    clock: Clock | None = None
+    stand_ins: dict[int, Player[Any, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        timer = self.record.meta.get("timer")
+        if isinstance(timer, dict):
+            banks = [float(timer["bank"])] * len(self.kinds)
+            self.clock = Clock(float(timer["turn"]), banks)
 
     @property
     def state(self) -> GameState:
@@ -144,24 +206,38 @@ class LiveGame:
         """What anybody may know of the game (no tokens; the seed once it is over)."""
         state = self.state
         result = state.result
-        data: dict[str, Any] = {
-            "id": self.id,
-            "game": self.record.game,
-            "players": len(self.kinds),
-            "seats": [{"seat": seat, "kind": kind} for seat, kind in enumerate(self.kinds)],
-            "lang": self.lang,
-            "move": state.move,
-            "over": state.is_over,
-            "result": result.to_json() if result is not None else None,
-        }
-        if state.is_over:
-            data["seed"] = self.record.seed  # only now: it rebuilds every hand and the deck
+        data = stored_summary(self.id, self.record, state.move)
+        data["over"] = state.is_over
+        data["result"] = result.to_json() if result is not None else None
+        if not state.is_over:
+            data.pop("seed", None)
         return data
 
-    def view(self, seat: int | None, since: int) -> dict[str, Any]:
+    def seats(self, connected: frozenset[int]) -> list[dict[str, Any]]:
+        """Each seat's kind, whether its person is connected (to this process) and away."""
+        return [
+            {"seat": q, "kind": kind, "connected": q in connected, "away": q in self.away}
+            for q, kind in enumerate(self.kinds)
+        ]
+
+    def clock_view(self, now: float) -> dict[str, Any] | None:
+        clock = self.clock
+        if clock is None or clock.seat is None:
+            return None
+        return {
+            "seat": clock.seat,
+            "remaining_ms": round(clock.remaining(now) * 1000),
+            "bank_ms": [round(bank * 1000) for bank in clock.banks],
+            "turn_s": clock.turn,
+        }
+
+    def view(
+        self, seat: int | None, since: int, connected: frozenset[int] = frozenset()
+    ) -> dict[str, Any]:
         """The state message for ``seat`` (None: a spectator), with the events from ``since``,
         and the same sentences the terminal shows: the log lines of those events, the question
-        and each legal action's wording, in the game's language."""
+        and each legal action's wording, in the game's language; the seats' statuses, the
+        forecast (from the public view, the same for everybody), the clock, the rematch."""
         state = self.state
         deciding = not state.is_over and seat is not None and state.to_act == seat
         observation = state.observation(seat)
@@ -171,6 +247,9 @@ class LiveGame:
         names = seat_names(len(self.kinds), seat, self.lang)
         data: dict[str, Any] = {
             "type": "state",
+            "seat": seat,
+            "names": names,
+            "seats": self.seats(connected),
             "observation": observation,
             "events": [event.view(seat).to_json() for event in events],
             "legal": [str(a) for a in legal],
@@ -183,6 +262,9 @@ class LiveGame:
                 ),
                 "choices": [texts.render_action(a, observation, names) for a in legal],
             },
+            "forecast": texts.forecast(state.observation(None)),
+            "clock": self.clock_view(time.monotonic()),
+            "rematch": {"id": self.rematch} if self.rematch is not None else None,
         }
         if since == 0:  # a connection's first message: the card facts, once
             data["cards"] = texts.cards()
@@ -228,13 +310,74 @@ class LiveGame:
         self.advance(store)
 
     def advance(self, store: Store) -> None:
-        """Let computer players act while it is their decision, storing each action."""
+        """Let computer players act while it is their decision (a stand-in at a seat whose
+        person is away), storing each action; then start the clock of the person deciding."""
         state = self.state
-        while not state.is_over and self.match.is_computer(state.to_act):
-            if len(self.match.actions) >= MAX_DECISIONS:
-                return
-            _, events = self.match.play_turn()
+        while not state.is_over and len(self.match.actions) < MAX_DECISIONS:
+            seat = state.to_act
+            if self.match.is_computer(seat):
+                _, events = self.match.play_turn()
+            elif seat in self.away:
+                events = self.match.apply(self._stand_in_choice(seat))
+            else:
+                break
             self._commit(store, events)
+        self.follow_clock()
+
+    def follow_clock(self) -> None:
+        if self.clock is not None:
+            state = self.state
+            person = None if state.is_over or state.to_act in self.away else state.to_act
+            if person is not None and self.match.is_computer(person):
+                person = None
+            self.clock.follow(person, state.move, time.monotonic())
+
+    def deadline(self) -> float | None:
+        """When (``time.monotonic()``) the deciding person's time runs out; None: no clock."""
+        clock = self.clock
+        if clock is None or clock.seat is None:
+            return None
+        return clock.started + clock.turn + clock.banks[clock.seat]
+
+    def _stand_in_choice(self, seat: int) -> Any:
+        player = self.stand_ins.get(seat)
+        if player is None:  # seeded apart from any seat's own computer player
+            seed = seat_seed(self.record.seed, seat + len(self.kinds))
+            player = self.stand_ins[seat] = make_bot(STAND_IN, seed, self.record.game)
+        observation: Any = {} if player.blind else self.state.observation(seat)
+        return player.choose(observation, self.state.legal_actions())
+
+    def set_away(self, store: Store, seat: int | None, away: bool) -> bool:
+        """A person leaves their seat to a computer player (``away``) or takes it back; False
+        when that changes nothing. Stores it, and lets the stand-in act if it is its turn."""
+        if seat is None or self.kinds[seat] != HUMAN or (seat in self.away) == away:
+            return False
+        seats = self.away | {seat} if away else self.away - {seat}
+        store.set_away(self.id, seats)
+        self.away = seats
+        self.stand_ins.pop(seat, None)  # a fresh stand-in each time: it saw nothing meanwhile
+        self.advance(store)
+        return True
+
+    def time_out(self, store: Store, move: int) -> bool:
+        """The deciding person's time ran out at ``move``: a computer takes their seat."""
+        clock = self.clock
+        if clock is None or clock.seat is None or self.state.move != move:
+            return False
+        if clock.remaining(time.monotonic()) > 0:
+            return False
+        return self.set_away(store, clock.seat, True)
+
+    def make_rematch(self, store: Store) -> LiveGame | None:
+        """The rematch of this finished game: made here (returned) unless it exists already
+        (None; ``self.rematch`` names it either way)."""
+        if self.rematch is not None or not self.state.is_over:
+            return None
+        mine = new_id()
+        self.rematch = store.claim_rematch(self.id, mine)
+        if self.rematch != mine:  # another process was first: its game, linked to from here
+            return None
+        return create(store, rematch_of(self.record, self.id), mine)
 
     def catch_up_from(self, store: Store) -> int:
         """Apply the actions another server process stored after ours (blocking); how many.
@@ -248,7 +391,11 @@ class LiveGame:
             raise StoreError(f"game {self.id!r}: the stored actions differ from those in memory")
         for events in self.match.catch_up(self.game, record.actions[known:]):
             self.log.extend(events)
-        return len(record.actions) - known
+        away, rematch = store.away(self.id), store.rematch(self.id)
+        changed = len(record.actions) - known + (away != self.away) + (rematch != self.rematch)
+        self.away, self.rematch = away, rematch
+        self.follow_clock()
+        return changed
 
     def _commit(self, store: Store, events: list[Event]) -> None:
         self.log.extend(events)
@@ -258,9 +405,27 @@ class LiveGame:
             store.finish(self.id, result.to_json())
 
 
-def create(store: Store, new: NewGame) -> LiveGame:
+def stored_summary(game_id: str, record: GameRecord, move: int) -> dict[str, Any]:
+    """What anybody may know of a stored game (no tokens; the seed once it is over)."""
+    kinds = [str(kind) for kind in record.meta.get("seats", [])]
+    data: dict[str, Any] = {
+        "id": game_id,
+        "game": record.game,
+        "players": len(kinds),
+        "seats": [{"seat": seat, "kind": kind} for seat, kind in enumerate(kinds)],
+        "lang": str(record.meta.get("lang", "en")),
+        "move": move,
+        "over": record.result is not None,
+        "result": record.result,
+    }
+    if record.result is not None:
+        data["seed"] = record.seed  # only now: it rebuilds every hand and the deck
+    return data
+
+
+def create(store: Store, new: NewGame, game_id: str | None = None) -> LiveGame:
     """Store a new game and start it (computer players whose decision it is act at once)."""
-    game_id = store.create(new.record)
+    game_id = store.create(new.record, game_id)
     game = get_game(new.record.game)
     match: Match[Any, Any] = Match(
         new.state, new.players, new.record.start_digest(new.state.opening)
@@ -280,6 +445,7 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     bots = computer_players(kinds, record.seed, record.game)
     match: Match[Any, Any] = Match(state, bots, record.start_digest(state.opening))
     live = LiveGame(game_id, game, record, match)
+    live.away, live.rematch = store.away(game_id), store.rematch(game_id)
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):
         live.log.extend(events)

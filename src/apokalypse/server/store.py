@@ -33,8 +33,10 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     select,
     text,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -73,6 +75,8 @@ class GameRow(Base):
     meta: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    away: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0002
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class ActionRow(Base):
@@ -107,6 +111,25 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+def new_id() -> str:
+    return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
+def _header(row: GameRow) -> GameRecord:
+    """A stored game's record without its actions."""
+    return GameRecord(
+        row.game,
+        row.version,
+        dict(row.config),
+        row.seed + _SEED_SHIFT,
+        [],
+        None,
+        row.result,
+        dict(row.meta),
+        row.format,
+    )
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -127,9 +150,10 @@ class Store:
         migrate(store.engine)
         return store
 
-    def create(self, record: GameRecord) -> str:
-        """Store a new game (its record's header and meta); its id, for links."""
-        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+    def create(self, record: GameRecord, game_id: str | None = None) -> str:
+        """Store a new game (its record's header and meta); its id, for links (a new one
+        unless given: a rematch's id is claimed before its game is stored)."""
+        game_id = new_id() if game_id is None else game_id
         with Session(self.engine) as session, session.begin():
             session.add(
                 GameRow(
@@ -177,17 +201,57 @@ class Store:
             actions = [a.text for a in moves]
             if [a.move for a in moves] != list(range(1, len(actions) + 1)):
                 raise StoreError(f"game {game_id!r} has a gap in its actions")
-            return GameRecord(
-                row.game,
-                row.version,
-                dict(row.config),
-                row.seed + _SEED_SHIFT,
-                actions,
-                None,
-                row.result,
-                dict(row.meta),
-                row.format,
+            record = _header(row)
+            record.actions = actions
+            return record
+
+    def away(self, game_id: str) -> set[int]:
+        """The human seats a computer player is playing for now."""
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            return set(row.away or ())
+
+    def set_away(self, game_id: str, seats: set[int]) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            row.away = sorted(seats)
+
+    def rematch(self, game_id: str) -> str | None:
+        """The id of ``game_id``'s rematch, if somebody asked for one."""
+        with Session(self.engine) as session:
+            return session.scalar(select(GameRow.rematch).where(GameRow.id == game_id))
+
+    def claim_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Make ``rematch_id`` the rematch of ``game_id`` unless it has one already (another
+        player, perhaps through another process, asked first); the rematch's id either way."""
+        with Session(self.engine) as session, session.begin():
+            claimed = session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.rematch.is_(None))
+                .values(rematch=rematch_id)
             )
+            if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                return rematch_id
+            existing = session.scalar(select(GameRow.rematch).where(GameRow.id == game_id))
+            if existing is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            return existing
+
+    def summaries(self, game_ids: list[str]) -> dict[str, tuple[GameRecord, int]]:
+        """Those of ``game_ids`` that exist: each one's record header and its move."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(GameRow).where(GameRow.id.in_(game_ids))).all()
+            counted = session.execute(
+                select(ActionRow.game_id, func.count())
+                .where(ActionRow.game_id.in_(game_ids))
+                .group_by(ActionRow.game_id)
+            ).all()
+            moves = {game_id: count for game_id, count in counted}
+            return {row.id: (_header(row), moves.get(row.id, 0)) for row in rows}
 
     def game_ids(self) -> list[str]:
         """Every stored game, oldest first."""

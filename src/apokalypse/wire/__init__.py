@@ -8,6 +8,11 @@ versioned JSON Schema made from the games' own types (never written twice by han
   raw event, secret and all, never goes on the wire.
 - **action**: the action's text notation, the one ``parse_action`` reads, with the ``move`` of
   the observation it answers, so that a stale or repeated action is refused.
+- **client**: every message a client may send: an action, or ``leave`` / ``reclaim`` (a
+  computer player takes my seat / I take it back) and ``rematch``.
+- **state** and **refused**: every message the server sends: a seat's whole view after each
+  change (observation, new events, legal actions and their wording, the seats' statuses, the
+  forecast, the clock, the rematch), or why an action changed nothing.
 
 ``schema(game)`` is the whole format of one game; ``python -m apokalypse.wire DIR`` writes every
 game's into ``DIR/<game>.schema.json`` (the repository keeps them in ``schema/``, and a test
@@ -20,9 +25,9 @@ import json
 from functools import cache
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict
 
 from apokalypse.engine.registry import game_names, get_game
@@ -39,11 +44,92 @@ class EventMessage(TypedDict):
     seen: bool  # True when args include the event's secret part (this player may know it)
 
 
-class ActionMessage(TypedDict):
-    """An action a player sends: its notation, and the move of the observation it answers."""
+class ActionMessage(BaseModel):
+    """An action a player sends: its notation, and the move of the observation it answers
+    (``type`` may be left out)."""
 
-    action: str
-    move: int
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["action"] = "action"
+    action: str = Field(max_length=200)
+    move: int = Field(ge=0)
+
+
+class SeatMessage(BaseModel):
+    """``leave``: a computer player takes my seat (I stay and watch); ``reclaim``: I take it
+    back; ``rematch``: once the game is over, the same seats and settings again."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["leave", "reclaim", "rematch"]
+
+
+ClientMessage = Annotated[ActionMessage | SeatMessage, Field(discriminator="type")]
+_client = TypeAdapter[ActionMessage | SeatMessage](ClientMessage)
+
+
+def read_client_message(data: object) -> ActionMessage | SeatMessage:
+    """A client's message (parsed JSON) checked against its schema; a
+    :class:`pydantic.ValidationError` names what is wrong."""
+    if isinstance(data, dict) and "type" not in data:
+        data = {**data, "type": "action"}
+    return _client.validate_python(data)
+
+
+class SeatStatus(TypedDict):
+    seat: int
+    kind: str  # "human" or a computer player's name
+    connected: bool  # its person has the game open (on this server process)
+    away: bool  # a computer player plays it for its person, who left or ran out of time
+
+
+class Texts(TypedDict):
+    """The same sentences the terminal shows, in the game's language."""
+
+    log: list[str]  # a line per event of this message (some events have none)
+    question: str  # the decision this seat faces ("" when it faces none)
+    choices: list[str]  # what each of ``legal`` does, in the same order
+
+
+class Clock(TypedDict):
+    seat: int  # the person deciding
+    remaining_ms: int  # their time left (turn and bank) when the message was sent
+    bank_ms: list[int]  # each seat's time bank
+    turn_s: float  # the time for each decision before the bank is drawn on
+
+
+class Rematch(TypedDict):
+    id: str  # the new game: the same invite key opens the same seat there
+
+
+def state_message(observation: Any, forecast: Any) -> type:
+    """A game's state message type: a seat's (or a spectator's) view after every change."""
+    return TypedDict(  # type: ignore[operator,no-any-return]
+        "StateMessage",
+        {
+            "type": Literal["state"],
+            "wire": int,
+            "seat": int | None,  # the viewer; None: a spectator
+            "names": list[str],  # each seat's name as this viewer reads it
+            "seats": list[SeatStatus],
+            "observation": observation,
+            "events": list[EventMessage],  # since the connection's last message, in its view
+            "legal": list[str],  # the actions this viewer may send now (notation)
+            "text": Texts,
+            "cards": NotRequired[dict[str, dict[str, str]]],  # in a connection's first message
+            "forecast": None if forecast is None else forecast | None,
+            "clock": Clock | None,
+            "rematch": Rematch | None,
+        },
+    )
+
+
+class RefusedMessage(TypedDict):
+    """A client's message that changed nothing, and why (with the rule id when the rules
+    refused it)."""
+
+    type: Literal["refused"]
+    wire: int
+    reason: str
+    rule: NotRequired[str]
 
 
 def observation_type(game: str) -> type:
@@ -53,9 +139,23 @@ def observation_type(game: str) -> type:
     return observation
 
 
+def forecast_type(game: str) -> type | None:
+    """The type of the game's forecast (a game package's ``Forecast``), if it has one."""
+    get_game(game)
+    forecast: type | None = getattr(import_module(f"apokalypse.games.{game}"), "Forecast", None)
+    return forecast
+
+
 @cache
 def _adapter(game: str) -> TypeAdapter[Any]:
     return TypeAdapter(observation_type(game))
+
+
+@cache
+def state_adapter(game: str) -> TypeAdapter[Any]:
+    """The game's state message type, for validating what the server sends."""
+    forecast = forecast_type(game)
+    return TypeAdapter(state_message(observation_type(game), forecast))
 
 
 def schema(game: str) -> dict[str, Any]:
@@ -64,6 +164,9 @@ def schema(game: str) -> dict[str, Any]:
         "observation": _adapter(game),
         "event": TypeAdapter(EventMessage),
         "action": TypeAdapter(ActionMessage),
+        "client": _client,
+        "state": state_adapter(game),
+        "refused": TypeAdapter(RefusedMessage),
     }
     refs, top = TypeAdapter.json_schemas(
         [(name, "serialization", adapter) for name, adapter in parts.items()]

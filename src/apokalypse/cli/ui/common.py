@@ -38,6 +38,9 @@ class Spoken:
     def refusal(self, exc: IllegalAction) -> str:
         return self.texts.refusal(exc)
 
+    def rules(self, topic: str) -> str:
+        return self.texts.rules(topic)
+
 
 def recent_panel(recent: Sequence[str], lang: str) -> Panel:
     """The last events, as rendered lines, in a titled box."""

@@ -16,6 +16,7 @@ from .actions import Action, parse_action
 from .cards import DEFAULT_DECK
 from .config import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Config
 from .ending import Result
+from .forecast import Forecast
 from .observation import Observation
 from .setup import new_game
 from .state import State
@@ -28,6 +29,7 @@ __all__ = [
     "Action",
     "Apokalypse",
     "Config",
+    "Forecast",
     "Observation",
     "Result",
     "State",

@@ -33,10 +33,7 @@ class SideForecast:
     protection: int
     passed: int
     dying: tuple[int, ...]
-
-    @property
-    def dead(self) -> int:
-        return len(self.dying)
+    dead: int  # len(dying): a field, not a property, so that the wire carries it
 
 
 @dataclass(frozen=True)
@@ -46,12 +43,7 @@ class Strike:
     horseman: int
     good: SideForecast
     evil: SideForecast
-
-    @property
-    def score(self) -> int:
-        """The reckoning score it would give (R-HORSE-5): survivors minus the dead."""
-        survivors = self.good.populaces + self.evil.populaces - self.good.dead - self.evil.dead
-        return survivors - self.good.dead - self.evil.dead
+    score: int  # the reckoning score it would give (R-HORSE-5)
 
 
 @dataclass(frozen=True)
@@ -84,16 +76,19 @@ def shield(
 
 def _side(r: SideReckoning) -> SideForecast:
     dying = tuple(range(r.populaces - 1, r.populaces - 1 - r.dead, -1))
-    return SideForecast(r.populaces, r.protection, r.passed, dying)
+    return SideForecast(r.populaces, r.protection, r.passed, dying, len(dying))
 
 
 def strike(
     display: Mapping[str, Any], number: int, owned: Sequence[int], kinds: Mapping[str, CardKind]
 ) -> Strike:
     good_n, evil_n = len(display["good"]["earth"]), len(display["evil"]["earth"])
-    good, evil = shield(display, "good", kinds), shield(display, "evil", kinds)
-    sides = reckon(number, good_n, evil_n, good, evil, frozenset(owned))
-    return Strike(number, _side(sides[0]), _side(sides[1]))
+    shields = shield(display, "good", kinds), shield(display, "evil", kinds)
+    sides = reckon(number, good_n, evil_n, *shields, frozenset(owned))
+    good, evil = _side(sides[0]), _side(sides[1])
+    dead = good.dead + evil.dead
+    # R-HORSE-5: the survivors minus the dead
+    return Strike(number, good, evil, good.populaces + evil.populaces - 2 * dead)
 
 
 def forecast(obs: Mapping[str, Any], kinds: Mapping[str, CardKind]) -> Forecast:

@@ -9,8 +9,10 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokalypse import Action, Config, Observation
 from apokalypse.games.apokalypse.cards import SIDE_NAMES, deck_kinds
+from apokalypse.games.apokalypse.forecast import forecast
 
 from . import render as r
+from . import rules
 
 
 class Texts:
@@ -41,6 +43,14 @@ class Texts:
 
     def refusal(self, exc: IllegalAction) -> str:
         return r.render_refusal(exc, self.lang)
+
+    def rules(self, topic: str) -> str:
+        if topic:
+            return rules.card_rules(topic, self.kinds, self.lang)
+        return rules.short_rules(self.lang)
+
+    def forecast(self, public: Observation) -> dict[str, Any]:
+        return forecast(public, self.kinds).to_json()
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         values = {"name": names[seat]}

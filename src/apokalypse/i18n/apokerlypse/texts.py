@@ -35,5 +35,11 @@ class Texts:
     def refusal(self, exc: IllegalAction) -> str:
         return r.render_refusal(exc, self.lang)
 
+    def rules(self, topic: str) -> str:
+        return r.t("rules.short", self.lang)  # cards are explained on the board and in hand
+
+    def forecast(self, public: Observation) -> None:
+        return None
+
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         return choices.decision_text(seat, obs, self.content, self.lang, names)

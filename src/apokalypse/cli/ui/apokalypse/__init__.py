@@ -13,7 +13,6 @@ from apokalypse.games.apokalypse.actions import BACK
 from apokalypse.games.apokalypse.pending import Decision
 from apokalypse.i18n import text
 from apokalypse.i18n.apokalypse import render as r
-from apokalypse.i18n.apokalypse import rules
 from apokalypse.i18n.apokalypse.texts import Texts
 
 from ..common import Pause, Spoken
@@ -78,8 +77,3 @@ class UI(Spoken):
 
     def help(self) -> str:
         return r.t("ui.help", self.lang)
-
-    def rules(self, topic: str) -> str:
-        if topic:
-            return rules.card_rules(topic, self.kinds, self.lang)
-        return rules.short_rules(self.lang)

@@ -100,6 +100,3 @@ class UI(Spoken):
 
     def help(self) -> str:
         return f"{r.t('ui.help', self.lang)}\n{r.bonus_rule(self.lang)}"
-
-    def rules(self, topic: str) -> str:
-        return r.t("rules.short", self.lang)  # cards are explained on the board and in hand

@@ -1,0 +1,233 @@
+"""Seats and games around a game, through the real server: leave and reclaim a seat, a turn
+timer that hands a slow person's seat to a computer player, a rematch with the same seats,
+"my games", the rules text, and a connection that floods or sends oversized messages."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from apokalypse.wire import state_adapter
+
+from .test_app import TIMEOUT, Server, answer, create, receive
+from .test_app import server as server  # the same fixture: one real server process
+
+
+def until(
+    ws: ClientConnection, seen: list[dict[str, Any]], done: Any, limit: int = 200
+) -> dict[str, Any]:
+    """The first message for which ``done(message)`` holds."""
+    for _ in range(limit):
+        message = receive(ws, seen)
+        if done(message):
+            return message
+    raise AssertionError(f"no such message among {limit}: the last was {seen[-1]}")
+
+
+def valid(game: str, messages: list[dict[str, Any]]) -> None:
+    """Every state message fits the game's schema exactly (strict, as JSON)."""
+    adapter = state_adapter(game)
+    for message in messages:
+        if message["type"] == "state":
+            adapter.validate_json(json.dumps(message), strict=True)
+
+
+def test_leave_and_reclaim_a_seat(server: Server) -> None:
+    created = create(server, seats=["human", "human"])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    seen: list[dict[str, Any]] = []
+    with (
+        connect(server.ws(game_id, tokens[0]), open_timeout=TIMEOUT) as first,
+        connect(server.ws(game_id, tokens[1]), open_timeout=TIMEOUT) as second,
+    ):
+        state = until(first, seen, lambda m: m["seats"][1]["connected"])
+        assert state["seat"] == 0 and state["names"][0] != state["names"][1]
+        assert [s["away"] for s in state["seats"]] == [False, False]
+        me = state["observation"]["to_act"]  # whoever decides first leaves
+        mine, friend = (first, second) if me == 0 else (second, first)
+
+        mine.send(json.dumps({"type": "leave"}))  # a computer player takes my seat, and plays
+        left = until(mine, seen, lambda m: m["seats"][me]["away"])
+        assert left["seats"][me]["connected"], "I stay and watch"
+        moved = until(
+            friend,
+            seen,
+            lambda m: m["seats"][me]["away"] and m["observation"]["to_act"] == 1 - me,
+        )
+        assert moved["observation"]["move"] > state["observation"]["move"]
+
+        mine.send(json.dumps({"type": "reclaim"}))
+        until(mine, seen, lambda m: not m["seats"][me]["away"])
+
+        friend.send(json.dumps({"type": "leave"}))
+        friend.send(json.dumps({"type": "leave"}))  # twice: the second changes nothing
+        until(
+            mine,
+            seen,
+            lambda m: m["seats"][1 - me]["away"] and m["observation"]["to_act"] == me,
+        )
+    valid("apokalypse", seen)
+    with connect(server.ws(game_id), open_timeout=TIMEOUT) as spectator:
+        spectator.send(json.dumps({"type": "leave"}))
+        until(spectator, seen, lambda m: m["type"] == "refused")
+
+
+def play_promptly(url: str, stop: threading.Event) -> None:
+    """A person who answers every decision at once (in a thread of its own), at random: the
+    game goes on long enough for the other person to come back."""
+    rng = random.Random(7)
+    with connect(url, open_timeout=TIMEOUT) as ws:
+        while not stop.is_set():
+            try:
+                state = json.loads(ws.recv(timeout=0.1))
+            except TimeoutError:
+                continue
+            if state["type"] == "state" and state["legal"]:
+                choice = rng.choice(state["legal"])
+                action = {"action": choice, "move": state["observation"]["move"]}
+                ws.send(json.dumps(action))
+
+
+def test_a_person_out_of_time_is_replaced_until_they_reclaim(server: Server) -> None:
+    created = create(server, seats=["human", "human"], timer={"turn": 0.3, "bank": 0.2})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    stop = threading.Event()
+    friend = threading.Thread(
+        target=play_promptly, args=(server.ws(game_id, created["seats"][1]["token"]), stop)
+    )
+    friend.start()
+    seen: list[dict[str, Any]] = []
+    try:
+        with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
+            mine = until(ws, seen, lambda m: m["legal"])
+            clock = mine["clock"]
+            assert clock["seat"] == 0 and clock["turn_s"] == 0.3
+            assert clock["bank_ms"] == [200, 200] and 0 < clock["remaining_ms"] <= 500
+            # I send nothing: half a second later a computer player has my seat, and plays it.
+            timed_out = until(ws, seen, lambda m: m["seats"][0]["away"])
+            assert timed_out["observation"]["move"] > mine["observation"]["move"]
+            assert timed_out["clock"] is None or timed_out["clock"]["seat"] == 1
+            ws.send(json.dumps({"type": "reclaim"}))
+            back = until(ws, seen, lambda m: not m["seats"][0]["away"] and m["legal"])
+            assert back["clock"]["seat"] == 0 and back["clock"]["bank_ms"][0] == 0, "bank spent"
+            assert not back["seats"][1]["away"], "the prompt friend never ran out of time"
+    finally:
+        stop.set()
+        friend.join(timeout=TIMEOUT)
+    valid("apokalypse", seen)
+
+
+def test_timer_settings_are_checked(server: Server) -> None:
+    body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}
+    for timer in ({"turn": 0, "bank": 10}, {"turn": 30, "bank": -1}, {"turn": "soon"}):
+        response = httpx.post(
+            f"{server.http}/api/games", json={**body, "timer": timer}, timeout=TIMEOUT
+        )
+        assert response.status_code == 422, response.text
+        assert response.json()["detail"].startswith("timer."), response.text
+
+
+def test_a_rematch_keeps_the_seats_and_their_keys(server: Server) -> None:
+    created = create(server, seats=["human", "random"])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    seen: list[dict[str, Any]] = []
+    with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
+        state = receive(ws, seen)
+        ws.send(json.dumps({"type": "rematch"}))  # not yet: the game is on
+        refused = until(ws, seen, lambda m: m["type"] == "refused")
+        assert "over" in refused["reason"]
+        while state["legal"]:  # play to the end, passing whenever allowed
+            action = "pass" if "pass" in state["legal"] else state["legal"][0]
+            move = state["observation"]["move"]
+            ws.send(json.dumps({"action": action, "move": move}))
+            state = answer(ws, seen, move)
+        assert state["observation"]["result"] is not None and state["rematch"] is None
+        ws.send(json.dumps({"type": "rematch"}))
+        rematch = until(ws, seen, lambda m: m["type"] == "state" and m["rematch"])["rematch"]
+        ws.send(json.dumps({"type": "rematch"}))  # asked twice: still the one rematch
+        assert until(ws, seen, lambda m: m["type"] == "state")["rematch"] == rematch
+    valid("apokalypse", seen)
+    assert set(rematch) == {"id"} and rematch["id"] != game_id
+
+    summary = httpx.get(f"{server.http}/api/games/{rematch['id']}", timeout=TIMEOUT).json()
+    assert summary["seats"] == created_seats(created) and summary["over"] is False
+    with connect(server.ws(rematch["id"], token), open_timeout=TIMEOUT) as ws:
+        first = receive(ws, seen)
+        assert first["seat"] == 0 and first["observation"]["to_act"] in (0, 1), "the same key"
+        assert first["observation"]["move"] < state["observation"]["move"], "a new game"
+
+
+def created_seats(created: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"seat": s["seat"], "kind": s["kind"]} for s in created["seats"]]
+
+
+def test_my_games_lists_the_games_that_exist(server: Server) -> None:
+    one, two = create(server), create(server, game="apokerlypse", seats=["human", "heuristic"])
+    ids = ",".join([one["id"], "no-such-game", two["id"], one["id"]])
+    response = httpx.get(f"{server.http}/api/games", params={"ids": ids}, timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    games = response.json()["games"]
+    assert [g["id"] for g in games] == [one["id"], two["id"]]
+    assert [g["game"] for g in games] == ["apokalypse", "apokerlypse"]
+    assert all("seed" not in g and not g["over"] for g in games)
+    assert one["seats"][0]["token"] not in response.text
+    too_many = ",".join(f"g{n}" for n in range(101))
+    refused = httpx.get(f"{server.http}/api/games", params={"ids": too_many}, timeout=TIMEOUT)
+    assert refused.status_code == 400 and "at most 100" in refused.json()["detail"]
+
+
+def test_the_rules_in_both_languages(server: Server) -> None:
+    rules = f"{server.http}/api/rules"
+    english = httpx.get(f"{rules}/apokalypse", timeout=TIMEOUT).json()["text"]
+    german = httpx.get(f"{rules}/apokalypse", params={"lang": "de"}, timeout=TIMEOUT).json()
+    assert "Horseman 1" in english and german["text"] != english
+    card = httpx.get(f"{rules}/apokalypse", params={"card": "mask"}, timeout=TIMEOUT)
+    assert card.status_code == 200 and card.json()["text"] not in (english, "")
+    assert httpx.get(f"{rules}/apokerlypse", timeout=TIMEOUT).json()["text"]
+    assert httpx.get(f"{rules}/chess", timeout=TIMEOUT).status_code == 404
+    bad = httpx.get(f"{rules}/apokalypse", params={"lang": "fr"}, timeout=TIMEOUT)
+    assert bad.status_code == 400 and "fr" in bad.json()["detail"]
+
+
+@pytest.mark.parametrize("size", [4097, 60_000])
+def test_an_oversized_message_is_refused_and_changes_nothing(server: Server, size: int) -> None:
+    created = create(server)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    seen: list[dict[str, Any]] = []
+    with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
+        state = receive(ws, seen)
+        move = state["observation"]["move"]
+        padded = json.dumps({"action": "pass", "move": move, "pad": "x" * size})
+        ws.send(padded)
+        refused = receive(ws, seen)
+        assert refused["type"] == "refused" and "4 KiB" in refused["reason"]
+        ws.send(json.dumps({"action": state["legal"][0], "move": move}))
+        assert answer(ws, seen, move)["observation"]["move"] > move, "still playing"
+
+
+def test_a_flooding_connection_is_told_then_closed(server: Server) -> None:
+    created = create(server)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    seen: list[dict[str, Any]] = []
+    with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
+        state = receive(ws, seen)
+        stale = json.dumps({"action": "pass", "move": state["observation"]["move"] + 99})
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(400):
+                ws.send(stale)
+            while True:
+                receive(ws, seen)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    reasons = [m["reason"] for m in seen if m["type"] == "refused"]
+    assert sum("Too many messages" in r for r in reasons) == 1, "told once"
+    assert 20 <= len(reasons) < 400, "refused while within the limit, then dropped"
+    summary = httpx.get(f"{server.http}/api/games/{game_id}", timeout=TIMEOUT).json()
+    assert summary["move"] == state["observation"]["move"], "nothing changed"
