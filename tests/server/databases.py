@@ -4,22 +4,14 @@ gets a schema of its own in the ``test`` database, dropped afterwards."""
 from __future__ import annotations
 
 import secrets
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import pytest
 from sqlalchemy import create_engine, text
 
+from tests.services import reachable
+
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def reachable(host: str, port: int, name: str) -> None:
-    """Fail (never skip) with a clear line when a service the tests need is down."""
-    try:
-        socket.create_connection((host, port), timeout=2).close()
-    except OSError as exc:
-        pytest.fail(f"{name} at {host}:{port} is unreachable ({exc}): these tests need it running")
 
 
 @contextmanager
@@ -36,3 +28,6 @@ def fresh_schema() -> Iterator[str]:
         with admin.connect() as connection:
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+__all__ = ["POSTGRES", "fresh_schema", "reachable"]

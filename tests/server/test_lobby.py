@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import random
 import threading
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from apokalypse.server.app import create_app
 from apokalypse.wire import state_adapter
 
 from .test_app import TIMEOUT, Server, answer, create, receive
@@ -231,3 +234,26 @@ def test_a_flooding_connection_is_told_then_closed(server: Server) -> None:
     assert 20 <= len(reasons) < 400, "refused while within the limit, then dropped"
     summary = httpx.get(f"{server.http}/api/games/{game_id}", timeout=TIMEOUT).json()
     assert summary["move"] == state["observation"]["move"], "nothing changed"
+
+
+def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> None:
+    """The server's memory holds the games people have open, not every game it served: the
+    last connection gone, the game is dropped, and the next one rebuilds it from the store."""
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    hub = app.state.hub
+    with TestClient(app) as client:
+        body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}
+        created = client.post("/api/games", json=body).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
+            state = ws.receive_json()
+            move = state["observation"]["move"]
+            ws.send_json({"action": state["legal"][0], "move": move})
+            while (state := ws.receive_json())["observation"]["move"] <= move:
+                pass
+            assert game_id in hub.rooms
+        assert game_id not in hub.rooms, "released with its last connection"
+        with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
+            again = ws.receive_json()
+            assert again["observation"] == state["observation"], "rebuilt exactly"
+            assert game_id in hub.rooms

@@ -252,6 +252,16 @@ class Hub:
         for game_id in list(self.rooms):
             await self.catch_up(game_id, None)
 
+    def release(self, room: Room) -> None:
+        """Drop a game nobody is connected to from memory (under its lock): the store keeps
+        it, and the next connection rebuilds it. A server's memory holds the games being
+        watched, not every game it ever served."""
+        room.closed = True
+        if room.timer is not None:
+            room.timer.cancel()
+        if self.rooms.get(room.live.id) is room:
+            del self.rooms[room.live.id]
+
     async def evict(self, room: Room) -> None:
         room.closed = True
         if room.timer is not None:
@@ -372,12 +382,14 @@ def create_app(
             await websocket.close(CLOSE_FORBIDDEN, "this token opens no seat of this game")
             return
         connection = Connection(websocket, seat, 0)  # the whole log so far, in its own view
-        async with room.lock:
-            if room.closed:  # evicted meanwhile: the rebuilt game is the one to join
-                await websocket.close(CLOSE_RESTART)
-                return
-            room.connections.append(connection)
-            await hub.push(room)  # the newcomer its whole view, the others its seat's status
+        while True:
+            async with room.lock:
+                if not room.closed:
+                    room.connections.append(connection)
+                    await hub.push(room)  # the newcomer its view, the others its seat's status
+                    break
+            # Released or evicted meanwhile: the game rebuilt from the store is the one to join.
+            room = await hub.room(game_id)
         try:
             while True:
                 raw = await websocket.receive_text()
@@ -401,8 +413,12 @@ def create_app(
             if connection in room.connections:
                 room.connections.remove(connection)
                 async with room.lock:
-                    if not room.closed:
+                    if room.closed:
+                        pass
+                    elif room.connections:
                         await hub.push(room)  # the others: this seat's person is gone
+                    else:
+                        hub.release(room)
 
     add_pages(app)
     return app
@@ -417,6 +433,7 @@ def run_server(
 ) -> None:
     """Serve the app with uvicorn until interrupted."""
     import uvicorn
+    from sqlalchemy import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
     from .fanout import check
@@ -432,6 +449,8 @@ def run_server(
     except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ConfigError(f"--database-url {database_url!r}: {first}") from None
+    shown = make_url(database_url).render_as_string(hide_password=True)
+    print(f"Apokalypse on http://{host}:{port}/ (games in {shown}); Ctrl-C stops it", flush=True)
     # No access log: a player's link carries their seat's token in its query string.
     uvicorn.run(
         app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME
