@@ -175,6 +175,7 @@ class LiveGame:
     rematch: str | None = None  # the id of this game's rematch, once somebody asked
     clock: Clock | None = None
     stand_ins: dict[int, Player[Any, Any]] = field(default_factory=dict)
+    _forecast: tuple[int, dict[str, Any] | None] | None = None  # (move, forecast)
 
     def __post_init__(self) -> None:
         timer = self.record.meta.get("timer")
@@ -262,13 +263,20 @@ class LiveGame:
                 ),
                 "choices": [texts.render_action(a, observation, names) for a in legal],
             },
-            "forecast": texts.forecast(state.observation(None)),
+            "forecast": self.forecast(),
             "clock": self.clock_view(time.monotonic()),
             "rematch": {"id": self.rematch} if self.rematch is not None else None,
         }
         if since == 0:  # a connection's first message: the card facts, once
             data["cards"] = texts.cards()
         return data
+
+    def forecast(self) -> dict[str, Any] | None:
+        """The forecast from the public view, the same for every viewer: made once per move."""
+        move = self.state.move
+        if self._forecast is None or self._forecast[0] != move:
+            self._forecast = (move, self.texts.forecast(self.state.observation(None)))
+        return self._forecast[1]
 
     @cached_property
     def texts(self) -> Texts:
