@@ -182,3 +182,47 @@ def test_two_people_on_two_processes_play_each_other(processes: tuple[Process, P
     for process in (a, b):
         summary = httpx.get(f"{process.http}/api/games/{game_id}", timeout=WAIT).json()
         assert summary["move"] == states[0]["observation"]["move"]
+
+
+def away_seen(ws: ClientConnection, seat: int) -> dict[str, Any]:
+    """The first state in which ``seat`` is played by a computer (within ``WAIT``)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"seat {seat} was not handed over within {WAIT} s"
+        data: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        if data["type"] == "state" and data["seats"][seat]["away"]:
+            return data
+
+
+def test_a_clock_run_by_two_processes_hands_the_seat_over_once(
+    processes: tuple[Process, Process],
+) -> None:
+    """Both processes serving a game run its clock; the one that hears of the decision last
+    finds the seat handed over already, and nobody is thrown out (no 1012) by the race."""
+    a, b = processes
+    body = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
+    body["timer"] = {"turn": 0.5, "bank": 0}
+    response = httpx.post(f"{a.http}/api/games", json=body, timeout=WAIT)
+    assert response.status_code == 200, response.text
+    created = response.json()
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    with (
+        connect(a.ws(game_id, tokens[0]), open_timeout=WAIT) as first,
+        connect(b.ws(game_id, tokens[1]), open_timeout=WAIT) as second,
+    ):
+        sockets = (first, second)
+        states = [receive(first), receive(second)]
+        mover = states[0]["observation"]["to_act"]
+        # One prompt answer, so that both processes hear of the next decision within
+        # milliseconds of each other (one applies the move, the other hears of it)
+        start = send(sockets[mover], states[mover])
+        decider = start["observation"]["to_act"]
+        assert start["clock"]["seat"] == decider
+        # Nobody answers: half a second later a computer player has the decider's seat. Both
+        # connections see it (a 1012 from an evicted game would raise ConnectionClosed).
+        for ws in sockets:
+            assert away_seen(ws, decider)["seats"][1 - decider]["kind"] == "human"
+    summary = httpx.get(f"{b.http}/api/games/{game_id}", timeout=WAIT).json()
+    assert summary["move"] > start["observation"]["move"], "the computer player played"

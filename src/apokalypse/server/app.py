@@ -61,6 +61,7 @@ RATE = 5.0  # refused messages per second a connection may send on average …
 BURST = 20.0  # … and at once; beyond, its messages are dropped unread
 MAX_DROPPED = 200  # dropped messages before the connection is closed
 MAX_SUMMARIES = 100  # games one "my games" request may ask about
+STAND_BY = 2.0  # seconds a process that did not make a game's last change waits to time it out
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,11 @@ class Hub:
             room.timer.cancel()
             room.timer = None
         deadline = room.live.deadline()
+        if deadline is not None and self.fanout is not None and room.live.heard:
+            # Several processes serve this game, and another one made the last change: that
+            # one hands the seat over at the deadline; this one only later, in case it is gone,
+            # and asks the store first (LiveGame.time_out). Never two at once.
+            deadline += STAND_BY
         if deadline is not None and not room.closed:
             room.timer = asyncio.create_task(self._ring(room, room.live.state.move, deadline))
 

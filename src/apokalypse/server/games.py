@@ -176,6 +176,7 @@ class LiveGame:
     clock: Clock | None = None
     stand_ins: dict[int, Player[Any, Any]] = field(default_factory=dict)
     _forecast: tuple[int, dict[str, Any] | None] | None = None  # (move, forecast)
+    heard: bool = False  # the last change was made by another process (see deadline)
 
     def __post_init__(self) -> None:
         timer = self.record.meta.get("timer")
@@ -363,18 +364,22 @@ class LiveGame:
         seats = self.away | {seat} if away else self.away - {seat}
         store.set_away(self.id, seats)
         self.away = seats
+        self.heard = False  # this process made the change: it runs the clock
         self.stand_ins.pop(seat, None)  # a fresh stand-in each time: it saw nothing meanwhile
         self.advance(store)
         return True
 
     def time_out(self, store: Store, move: int) -> bool:
-        """The deciding person's time ran out at ``move``: a computer takes their seat."""
+        """The deciding person's time ran out at ``move``: a computer takes their seat. (The
+        store is asked first: where several processes serve the game, each runs the clock, and
+        the one that heard of the decision last must find it taken over already.)"""
+        changed = self.catch_up_from(store) > 0
         clock = self.clock
         if clock is None or clock.seat is None or self.state.move != move:
-            return False
+            return changed
         if clock.remaining(time.monotonic()) > 0:
-            return False
-        return self.set_away(store, clock.seat, True)
+            return changed
+        return self.set_away(store, clock.seat, True) or changed
 
     def make_rematch(self, store: Store) -> LiveGame | None:
         """The rematch of this finished game: made here (returned) unless it exists already
@@ -401,11 +406,13 @@ class LiveGame:
             self.log.extend(events)
         away, rematch = store.away(self.id), store.rematch(self.id)
         changed = len(record.actions) - known + (away != self.away) + (rematch != self.rematch)
+        self.heard = self.heard or changed > 0  # another process made the change
         self.away, self.rematch = away, rematch
         self.follow_clock()
         return changed
 
     def _commit(self, store: Store, events: list[Event]) -> None:
+        self.heard = False  # this process made the change: it runs the clock
         self.log.extend(events)
         store.append(self.id, self.state.move, self.match.actions[-1])
         result = self.state.result
@@ -454,6 +461,7 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     match: Match[Any, Any] = Match(state, bots, record.start_digest(state.opening))
     live = LiveGame(game_id, game, record, match)
     live.away, live.rematch = store.away(game_id), store.rematch(game_id)
+    live.heard = True  # whoever made the last change, it was not this copy
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):
         live.log.extend(events)

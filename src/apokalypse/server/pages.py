@@ -1,8 +1,10 @@
 """The browser pages: a lobby to create games and a game page that plays one over the WebSocket.
 
-Static files only (``apokalypse/web``): the pages show the observations the server sends and send
-back action texts from its ``legal`` list; no game logic runs in the browser. A seat's token
-stays in the page's own address and is never written into the HTML.
+The pages are a TypeScript/Preact front end (``web/`` at the repository root) that Vite builds into
+``apokalypse/web/dist`` (``make web``): two HTML files and hashed assets under ``/static/``. They
+show the observations the server sends and send back action texts from its ``legal`` list; no game
+logic runs in the browser. A seat's token stays in the page's own address and is never written into
+the HTML. Without a build every page answers 503 saying how to make one.
 """
 
 from __future__ import annotations
@@ -10,26 +12,45 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
+
+# The HTML is small and names the hashed assets of its build: never cached, never a referrer
+# (the game page's address holds the seat's token).
+HTML_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+MISSING = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Apokalypse: pages not built</title></head>
+<body style="font-family: sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
+<h1>The browser pages are not built</h1>
+<p>This server has no <code>apokalypse/web/dist</code>. Build the pages with
+<code>make web</code> (it runs <code>npm ci</code> and <code>npm run build</code> in
+<code>web/</code>), then reload this page.</p>
+<p>The game server's HTTP and WebSocket API work without them.</p>
+</body></html>
+"""
+
+
+def _page(name: str) -> Response:
+    path = DIST / name
+    if not path.is_file():
+        return HTMLResponse(MISSING, status_code=503, headers={"Cache-Control": "no-store"})
+    return FileResponse(path, media_type="text/html", headers=HTML_HEADERS)
 
 
 def add_pages(app: FastAPI) -> None:
     """Serve the lobby at ``/``, the game page at ``/games/{id}`` and the assets at ``/static``."""
 
     @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return FileResponse(WEB / "lobby.html", media_type="text/html")
+    async def lobby() -> Response:
+        return _page("lobby.html")
 
     @app.get("/games/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
+    async def game_page(game_id: str) -> Response:
         # The same page for every game and seat: the script reads the id and token from the URL.
-        return FileResponse(
-            WEB / "game.html",
-            media_type="text/html",
-            headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
-        )
+        return _page("game.html")
 
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    # check_dir=False: the server starts without a build (its pages then answer 503).
+    app.mount("/static", StaticFiles(directory=DIST, check_dir=False), name="static")
