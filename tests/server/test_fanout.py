@@ -226,3 +226,26 @@ def test_a_clock_run_by_two_processes_hands_the_seat_over_once(
             assert away_seen(ws, decider)["seats"][1 - decider]["kind"] == "human"
     summary = httpx.get(f"{b.http}/api/games/{game_id}", timeout=WAIT).json()
     assert summary["move"] > start["observation"]["move"], "the computer player played"
+
+
+def test_a_seat_left_on_one_process_is_seen_on_the_other(
+    processes: tuple[Process, Process],
+) -> None:
+    """Changes without a move (a seat handed over, taken back) cross the fan-out too."""
+    a, b = processes
+    created = create(a, ["human", "human"])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    with (
+        connect(a.ws(game_id, tokens[0]), open_timeout=WAIT) as first,
+        connect(b.ws(game_id, tokens[1]), open_timeout=WAIT) as second,
+    ):
+        receive(first)
+        receive(second)
+        second.send(json.dumps({"type": "leave"}))  # through B: A's connection learns it
+        assert away_seen(first, 1)["seats"][1]["away"]
+        second.send(json.dumps({"type": "reclaim"}))
+        deadline = time.monotonic() + WAIT
+        while (state := receive(first))["seats"][1]["away"]:
+            assert time.monotonic() < deadline, "the reclaim did not cross"
+        assert state["type"] == "state"

@@ -181,6 +181,7 @@ class Hub:
             if room.closed:
                 return False
             live = room.live
+            before = live.state.move
             try:
                 changed = bool(await asyncio.to_thread(work, live))
             except Refused:
@@ -193,7 +194,8 @@ class Hub:
             if changed:
                 await self.push(room)
                 if self.fanout is not None:
-                    await self.fanout.publish(live.id, live.state.move)
+                    moved = live.state.move != before
+                    await self.fanout.publish(live.id, live.state.move if moved else None)
             elif room.timer is None:  # a timer woken a moment early: wound again
                 self.wind(room)
             return changed

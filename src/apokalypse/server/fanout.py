@@ -7,6 +7,9 @@ channel (``<prefix><game id>``), only that the game advanced::
 
     {"game": "<id>", "move": <the game's move now>, "origin": "<the publishing process>"}
 
+(``"move": null`` when the game changed without a move: a seat handed over or taken back, a
+rematch.)
+
 Never an observation, an event or a token: every process rebuilds its own views from the store
 (``LiveGame.catch_up_from``). Each process keeps one pub/sub connection, subscribed to the
 pattern ``<prefix>*``, read by one background task (:meth:`Fanout.run`); a lost connection is
@@ -47,7 +50,7 @@ def _glob_escape(text: str) -> str:
     return re.sub(r"([*?\[\]\\])", r"\\\1", text)
 
 
-def parse(data: object) -> tuple[str, int, str] | None:
+def parse(data: object) -> tuple[str, int | None, str] | None:
     """A message's game, move and origin; None for anything else."""
     if isinstance(data, bytes):
         data = data.decode(errors="replace")
@@ -60,7 +63,9 @@ def parse(data: object) -> tuple[str, int, str] | None:
     if not isinstance(message, dict):
         return None
     game, move, origin = message.get("game"), message.get("move"), message.get("origin")
-    if not isinstance(game, str) or type(move) is not int or not isinstance(origin, str):
+    if not isinstance(game, str) or not isinstance(origin, str):
+        return None
+    if move is not None and type(move) is not int:
         return None
     return game, move, origin
 
@@ -78,14 +83,16 @@ class Fanout:
     def channel(self, game_id: str) -> str:
         return f"{self.prefix}{game_id}"
 
-    async def publish(self, game_id: str, move: int) -> None:
-        """Tell the other processes that ``game_id`` is at ``move`` now. A Redis failure is
-        logged, not raised: the game goes on here, and the others catch up on the next one."""
+    async def publish(self, game_id: str, move: int | None) -> None:
+        """Tell the other processes that ``game_id`` is at ``move`` now (None: it changed
+        otherwise, a seat handed over or taken back, a rematch: look in the store). A Redis
+        failure is logged, not raised: the game goes on here, and the others catch up on the
+        next one."""
         data = json.dumps({"game": game_id, "move": move, "origin": self.origin})
         try:
             await self.redis.publish(self.channel(game_id), data)
         except (RedisError, OSError) as exc:
-            log.warning("fan-out: could not publish game %s move %d: %s", game_id, move, exc)
+            log.warning("fan-out: could not publish game %s move %s: %s", game_id, move, exc)
 
     async def subscribe(self) -> PubSub:
         """The pub/sub connection, subscribed to every game's channel."""
