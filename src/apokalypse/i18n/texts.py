@@ -38,7 +38,7 @@ class Texts(Protocol):
         """A refused action in one line: the rule id, what the rule says, the reason."""
         ...
 
-    def cards(self) -> dict[str, dict[str, str]]:
+    def cards(self) -> Mapping[str, Any]:
         """Every card code of the game's deck with its name and what it does (a custom deck's
         too): the card facts a client needs, sent once."""
         ...

@@ -100,7 +100,7 @@ class Rematch(TypedDict):
     id: str  # the new game: the same invite key opens the same seat there
 
 
-def state_message(observation: Any, forecast: Any) -> type:
+def state_message(observation: Any, forecast: Any, cards: Any) -> type:
     """A game's state message type: a seat's (or a spectator's) view after every change."""
     return TypedDict(  # type: ignore[operator,no-any-return]
         "StateMessage",
@@ -114,7 +114,7 @@ def state_message(observation: Any, forecast: Any) -> type:
             "events": list[EventMessage],  # since the connection's last message, in its view
             "legal": list[str],  # the actions this viewer may send now (notation)
             "text": Texts,
-            "cards": NotRequired[dict[str, dict[str, str]]],  # in a connection's first message
+            "cards": NotRequired[dict[str, cards]],  # in a connection's first message
             "forecast": None if forecast is None else forecast | None,
             "clock": Clock | None,
             "rematch": Rematch | None,
@@ -155,7 +155,8 @@ def _adapter(game: str) -> TypeAdapter[Any]:
 def state_adapter(game: str) -> TypeAdapter[Any]:
     """The game's state message type, for validating what the server sends."""
     forecast = forecast_type(game)
-    return TypeAdapter(state_message(observation_type(game), forecast))
+    cards = import_module(f"apokalypse.i18n.{game}.texts").CardFacts
+    return TypeAdapter(state_message(observation_type(game), forecast, cards))
 
 
 def schema(game: str) -> dict[str, Any]:

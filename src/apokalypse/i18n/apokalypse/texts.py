@@ -5,14 +5,36 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokalypse import Action, Config, Observation
-from apokalypse.games.apokalypse.cards import SIDE_NAMES, deck_kinds
+from apokalypse.games.apokalypse.cards import HELMET, MASK, PIG, SIDE_NAMES, deck_kinds
 from apokalypse.games.apokalypse.forecast import forecast
+from apokalypse.games.apokalypse.roles import Role
 
 from . import render as r
 from . import rules
+
+
+class CardFacts(TypedDict):
+    """What a client needs to draw and explain one card of the game's deck."""
+
+    name: str
+    good: str  # the half its good side shows, in a word or two
+    evil: str
+    about: str  # where it goes and what it does, in a line
+    role: Role  # the card's role in the rules (games/apokalypse/roles.py)
+    back: str  # "B", "K", "seal" or "horseman"
+    music: bool
+    icons: dict[str, list[str]]  # by side: "mask", "helmet", "pig" as printed on that half
+    modifier: dict[str, dict[str, int]]  # by side: the change to the B and K hand limits
+    horseman: int  # 1–4 for a horseman card, else 0
+
+
+def _icons(bits: int) -> list[str]:
+    return [name for bit, name in ((MASK, "mask"), (HELMET, "helmet"), (PIG, "pig")) if bits & bit]
 
 
 class Texts:
@@ -29,14 +51,24 @@ class Texts:
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return r.render_action(action, self.lang, obs, names, self.kinds)
 
-    def cards(self) -> dict[str, dict[str, str]]:
-        """By code: the name, the half each side shows (a display cell), what it does."""
+    def cards(self) -> dict[str, CardFacts]:
+        """By code: the name, the half each side shows (a display cell), what it does, and
+        what is printed on it, from the game's own card table (a custom deck's too)."""
         return {
             code: {
                 "name": r.card_name(code, self.lang),
                 "good": r.card_short(code, self.lang, "good"),
                 "evil": r.card_short(code, self.lang, "evil"),
                 "about": r.describe_card(kind, self.lang),
+                "role": kind.role,
+                "back": kind.back,
+                "music": kind.is_music,
+                "icons": {side: _icons(kind.icons[s]) for s, side in enumerate(SIDE_NAMES)},
+                "modifier": {
+                    side: {"B": kind.modifier[s][0], "K": kind.modifier[s][1]}
+                    for s, side in enumerate(SIDE_NAMES)
+                },
+                "horseman": kind.horseman,
             }
             for code, kind in self.kinds.items()
         }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import Action, Config, Observation
@@ -12,6 +14,10 @@ from apokalypse.games.apokerlypse.cards import CODES
 
 from . import choices
 from . import render as r
+
+
+class CardFacts(TypedDict):
+    name: str  # the card as printed ("10♥")
 
 
 class Texts:
@@ -28,7 +34,7 @@ class Texts:
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return choices.render_action(action, self.lang, obs, names, self.content)
 
-    def cards(self) -> dict[str, dict[str, str]]:
+    def cards(self) -> dict[str, CardFacts]:
         """By code: the card as printed ("10♥")."""
         return {code: {"name": r.card_label(code)} for code in CODES}
 
