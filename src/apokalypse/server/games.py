@@ -211,7 +211,9 @@ class LiveGame:
         data = stored_summary(self.id, self.record, state.move)
         data["over"] = state.is_over
         data["result"] = result.to_json() if result is not None else None
-        if not state.is_over:
+        if state.is_over:
+            data["seed"] = self.record.seed  # only now: it rebuilds every hand and the deck
+        else:
             data.pop("seed", None)
         return data
 
@@ -222,9 +224,11 @@ class LiveGame:
             for q, kind in enumerate(self.kinds)
         ]
 
-    def clock_view(self, now: float) -> dict[str, Any] | None:
+    def clock_view(self, now: float, shown: int | None) -> dict[str, Any] | None:
+        """The clock of the person deciding, for a viewer whose observation shows ``shown``
+        deciding (None: nobody, as in a defence window for those not asked)."""
         clock = self.clock
-        if clock is None or clock.seat is None:
+        if clock is None or clock.seat is None or clock.seat != shown:
             return None
         return {
             "seat": clock.seat,
@@ -265,7 +269,9 @@ class LiveGame:
                 "choices": [texts.render_action(a, observation, names) for a in legal],
             },
             "forecast": self.forecast(),
-            "clock": self.clock_view(time.monotonic()),
+            # The clock only where the viewer sees who decides: in a defence window nobody
+            # but the player asked may learn who that is (R-INFO-3, R-ATTACK-4).
+            "clock": self.clock_view(time.monotonic(), observation["to_act"]),
             "rematch": {"id": self.rematch} if self.rematch is not None else None,
         }
         if since == 0:  # a connection's first message: the card facts, once
