@@ -57,7 +57,8 @@ from apokalypse.server.app import BURST, RATE
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION
 
-from .test_app import APOKALYPSE, TIMEOUT, Server
+from .test_app import TIMEOUT, Server
+from .test_app import server as server  # the same fixture: one real server process
 
 SEED = 20261124  # the clients' choices; the games' own seeds are the server's
 FORBIDDEN_KEYS = frozenset({"secret", "seen_by"})  # a raw event's: never on the wire
@@ -630,17 +631,6 @@ def check_rematch(server: Server, played: Played) -> None:
     summary = httpx.get(f"{server.http}/api/games/{new_id}", timeout=TIMEOUT).json()
     assert summary["seats"] == [{"seat": q, "kind": k} for q, k in enumerate(played.plan.seats)]
     assert "seed" not in summary and not summary["over"]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    assert APOKALYPSE.exists(), APOKALYPSE
-    running = Server(tmp_path_factory.mktemp("leaks") / "db.sqlite3")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def test_no_message_of_many_served_games_tells_a_seat_more_than_it_may_know(
