@@ -358,7 +358,7 @@ def create_app(
     async def rules(
         game: str,
         lang: Annotated[str, Query(max_length=8)] = "en",
-        card: Annotated[str, Query(max_length=8)] = "",
+        card: Annotated[str, Query(max_length=24)] = "",  # a card code (as a deck file spells it)
     ) -> dict[str, str]:
         """The rules in short, or one card's (``card``: its code), as the terminal's ``rules``."""
         try:

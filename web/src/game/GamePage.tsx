@@ -1,0 +1,123 @@
+// The game page: one game, seen from one seat (the token in this page's address) or by a
+// spectator. It connects, keeps the link in "my games", and hands the state to the table of its
+// game. The token never leaves the address bar and this browser's storage.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { ApokalypsePage } from "../apokalypse/ApokalypsePage";
+import { ApokerlypsePage } from "../apokerlypse/ApokerlypsePage";
+import { asLang, translator } from "../i18n";
+import type { ApokalypseState, ApokerlypseState, GameName, GameSummary, Lang } from "../protocol";
+import { isApokalypse } from "../protocol";
+import { rememberGame } from "../storage";
+import { Refusal } from "../ui/Refusal";
+import { RulesDialog } from "../ui/Rules";
+import { useGame } from "./useGame";
+
+const GAME_TITLE: Record<GameName, string> = { apokalypse: "Apokalypse", apokerlypse: "Apokerlypse" };
+
+export function GamePage({ gameId, token }: { gameId: string; token: string | null }) {
+  const [summary, setSummary] = useState<GameSummary | null>(null);
+  const game = useGame(gameId, token);
+  const [rules, setRules] = useState<{ card?: string | undefined } | null>(null);
+  const lang: Lang = asLang(summary?.lang);
+  const t = useMemo(() => translator(lang), [lang]);
+  const state = game.state;
+  const obs = state?.observation;
+  const gameName: GameName = obs?.game ?? summary?.game ?? "apokalypse";
+
+  useEffect(() => {
+    fetch(`/api/games/${encodeURIComponent(gameId)}`)
+      .then(async (response) => (response.ok ? setSummary((await response.json()) as GameSummary) : undefined))
+      .catch(() => undefined); // the WebSocket tells what is wrong
+  }, [gameId]);
+
+  const seat = state?.seat ?? obs?.seat ?? null;
+  useEffect(() => {
+    if (obs === undefined) return;
+    rememberGame({ id: gameId, game: obs.game, seat: token === null ? null : seat, ...(token ? { token } : {}) });
+  }, [obs?.game, seat]);
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = `${GAME_TITLE[gameName]} · ${gameId}`;
+  }, [lang, gameName]);
+
+  // Page state for tests and styles: the move shown, the decision, the viewer's seat.
+  useEffect(() => {
+    const body = document.body.dataset;
+    if (obs === undefined) return;
+    body.move = String(obs.move);
+    body.decision = obs.decision;
+    body.deciding = state && state.legal.length > 0 ? "yes" : "no";
+    body.over = "result" in obs && obs.result ? "yes" : "no";
+    body.toAct = obs.to_act === null ? "" : String(obs.to_act);
+    body.seat = seat === null ? "" : String(seat);
+  }, [state]);
+
+  const name = (q: number): string => {
+    const given = state?.names?.[q];
+    if (given) return given;
+    const kind = state?.seats?.[q]?.kind ?? summary?.seats[q]?.kind;
+    if (q === seat) return `p${q + 1} (${t("you")})`;
+    return kind && kind !== "human" ? `p${q + 1} (${kind})` : `p${q + 1}`;
+  };
+
+  return (
+    <div class={`page game-page game-${gameName}`}>
+      <header class="topbar">
+        <a href="/" class="brand" id="home-link">
+          <span class="brand-mark" aria-hidden="true">
+            ✝
+          </span>
+          {GAME_TITLE[gameName]}
+        </a>
+        {obs && isApokalypse(obs) ? (
+          <span class="top-stat">
+            {t("round")} <strong>{obs.round}</strong>
+          </span>
+        ) : null}
+        {obs ? (
+          <span class="top-stat" id="move" data-move={obs.move}>
+            {t("move")} <strong>{obs.move}</strong>
+          </span>
+        ) : null}
+        <span class="spacer" />
+        <span id="whoami" class="whoami">
+          {token === null ? t("spectator") : seat !== null ? `${t("seat")} ${seat + 1}` : ""}
+        </span>
+        <span id="connection" class={`connection ${game.connection}`} data-state={game.connection}>
+          {t(game.connection)}
+        </span>
+        <button type="button" class="ghost" id="rules-button" onClick={() => setRules({})}>
+          {t("rules")}
+        </button>
+      </header>
+      <main class="game-main">
+        {game.fatal ? (
+          <div id="fatal" class="refusal fatal" role="alert">
+            <strong>{t(game.fatal)}</strong> <a href="/">{t("newGame")}</a>
+          </div>
+        ) : null}
+        {game.refusal ? <Refusal refusal={game.refusal} onDismiss={game.dismissRefusal} t={t} /> : null}
+        {state && obs ? (
+          isApokalypse(obs) ? (
+            <ApokalypsePage
+              game={game}
+              state={state as ApokalypseState}
+              lang={lang}
+              t={t}
+              name={name}
+              openRules={(card) => setRules({ card })}
+            />
+          ) : (
+            <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} />
+          )
+        ) : game.fatal ? null : (
+          <p class="loading">{t("connecting")}</p>
+        )}
+      </main>
+      {rules ? (
+        <RulesDialog game={gameName} lang={lang} card={rules.card} title={rules.card ? `${t("rules")}: ${game.cards[rules.card]?.name ?? rules.card}` : t("rulesTitle")} onClose={() => setRules(null)} t={t} />
+      ) : null}
+    </div>
+  );
+}

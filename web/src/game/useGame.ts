@@ -1,0 +1,136 @@
+// One WebSocket to the server for this page: every state message kept as it comes, the log and
+// the events gathered across messages, reconnecting when the connection drops (a new connection
+// is sent the whole log again, so the gathered lists start afresh).
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { CardFacts, ClientMessage, EventMessage, RefusedMessage, ServerMessage, StateMessage } from "../protocol";
+
+export type Connection = "connecting" | "connected" | "reconnecting" | "disconnected";
+export type Fatal = "noGame" | "badToken";
+
+export interface GameConnection {
+  token: string | null; // this page's seat key (from its address)
+  connection: Connection;
+  state: StateMessage | null;
+  arrived: number; // performance.now() when `state` came: the clock counts down from here
+  log: string[];
+  events: EventMessage[];
+  firstBatch: number; // how many of `events` the connection's first message brought
+  cards: Record<string, CardFacts>;
+  refusal: RefusedMessage | null;
+  fatal: Fatal | null;
+  act: (action: string) => boolean;
+  control: (type: "leave" | "reclaim" | "rematch") => boolean;
+  dismissRefusal: () => void;
+}
+
+const LOG_LIMIT = 500;
+const RETRIES = 8;
+
+declare global {
+  interface Window {
+    // For tests and the curious: send any action text with a move number (the server judges it).
+    apokalypse?: { send: (action: string, move: number) => boolean; state: () => StateMessage | null };
+  }
+}
+
+export function useGame(gameId: string, token: string | null): GameConnection {
+  const [connection, setConnection] = useState<Connection>("connecting");
+  const [state, setState] = useState<StateMessage | null>(null);
+  const [arrived, setArrived] = useState(0);
+  const [log, setLog] = useState<string[]>([]);
+  const [events, setEvents] = useState<EventMessage[]>([]);
+  const [firstBatch, setFirstBatch] = useState(0);
+  const [cards, setCards] = useState<Record<string, CardFacts>>({});
+  const [refusal, setRefusal] = useState<RefusedMessage | null>(null);
+  const [fatal, setFatal] = useState<Fatal | null>(null);
+  const socket = useRef<WebSocket | null>(null);
+  const current = useRef<StateMessage | null>(null);
+
+  const send = useCallback((message: ClientMessage | { action: string; move: number }): boolean => {
+    const ws = socket.current;
+    if (ws === null || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  }, []);
+
+  useEffect(() => {
+    let retries = 0;
+    let stopped = false;
+    let timer: number | undefined;
+    let fresh = true; // the next state message is a new connection's first
+
+    const connect = (): void => {
+      const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+      const query = token === null ? "" : `?token=${encodeURIComponent(token)}`;
+      const ws = new WebSocket(`${scheme}://${window.location.host}/ws/games/${encodeURIComponent(gameId)}${query}`);
+      socket.current = ws;
+      fresh = true;
+      ws.addEventListener("open", () => {
+        retries = 0;
+        setConnection("connected");
+      });
+      ws.addEventListener("message", (message: MessageEvent<string>) => {
+        let data: ServerMessage;
+        try {
+          data = JSON.parse(message.data) as ServerMessage;
+        } catch {
+          return;
+        }
+        if (data.type === "refused") {
+          setRefusal(data);
+          return;
+        }
+        if (data.type !== "state") return;
+        const lines = data.text?.log ?? [];
+        const batch = data.events ?? [];
+        if (fresh) {
+          setLog(lines.slice(-LOG_LIMIT));
+          setEvents(batch);
+          setFirstBatch(batch.length);
+          fresh = false;
+        } else {
+          setLog((old) => [...old, ...lines].slice(-LOG_LIMIT));
+          setEvents((old) => [...old, ...batch]);
+        }
+        if (data.cards) setCards(data.cards as Record<string, CardFacts>);
+        current.current = data;
+        setState(data);
+        setArrived(performance.now());
+        setRefusal(null);
+      });
+      ws.addEventListener("close", (event: CloseEvent) => {
+        if (socket.current === ws) socket.current = null;
+        if (stopped) return;
+        if (event.code === 4404) return setFatal("noGame");
+        if (event.code === 4403) return setFatal("badToken");
+        if (retries >= RETRIES) return setConnection("disconnected");
+        retries += 1;
+        setConnection("reconnecting");
+        timer = window.setTimeout(connect, Math.min(4000, 300 * retries));
+      });
+    };
+    connect();
+    window.apokalypse = {
+      send: (action, move) => send({ action, move }),
+      state: () => current.current,
+    };
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+      socket.current?.close();
+    };
+  }, [gameId, token, send]);
+
+  const act = useCallback(
+    (action: string): boolean => {
+      const move = current.current?.observation.move;
+      if (move === undefined) return false;
+      return send({ type: "action", action, move });
+    },
+    [send],
+  );
+  const control = useCallback((type: "leave" | "reclaim" | "rematch") => send({ type }), [send]);
+  const dismissRefusal = useCallback(() => setRefusal(null), []);
+
+  return { token, connection, state, arrived, log, events, firstBatch, cards, refusal, fatal, act, control, dismissRefusal };
+}

@@ -1,0 +1,6 @@
+import { render } from "preact";
+import "../style.css";
+import { Lobby } from "./Lobby";
+
+const root = document.getElementById("app");
+if (root) render(<Lobby />, root);

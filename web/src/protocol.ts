@@ -1,0 +1,61 @@
+// The server's messages as the browser reads them (wire version 1): the WebSocket messages are the
+// generated types of schema/<game>.schema.json (src/wire/, `npm run gen`), never written by hand;
+// the HTTP bodies below (create a game, a game's summary) are not in the schema.
+import type * as A from "./wire/apokalypse";
+import type * as K from "./wire/apokerlypse";
+
+export type GameName = "apokalypse" | "apokerlypse";
+export type Lang = "en" | "de";
+export type EventMessage = A.EventMessage;
+export type ApokalypseObservation = A.Observation;
+export type ApokerlypseObservation = K.Observation;
+export type Observation = ApokalypseObservation | ApokerlypseObservation;
+
+export type SeatStatus = A.SeatStatus;
+export type Clock = A.Clock;
+export type Forecast = A.Forecast;
+export type SideForecast = A.SideForecast;
+export type Texts = A.Texts;
+export type RefusedMessage = A.RefusedMessage;
+/** What the browser may tell about a card (sent once per connection): its name, for Apokalypse
+ * also the half each side shows (`good`, `evil`) and what it does (`about`). */
+export type CardFacts = NonNullable<A.Cards[string]>;
+/** A finished game's rematch: the new game (each seat's invite key opens the same seat there). */
+export type Rematch = A.Rematch;
+
+export type ApokalypseState = A.StateMessage;
+export type ApokerlypseState = K.StateMessage;
+export type StateMessage = ApokalypseState | ApokerlypseState;
+export type ServerMessage = StateMessage | RefusedMessage;
+export type ClientMessage = A.ActionMessage | A.SeatMessage;
+
+/** GET /api/games/{id}: a game's public summary. */
+export interface GameSummary {
+  id: string;
+  game: GameName;
+  players: number;
+  seats: { seat: number; kind: string }[];
+  lang: string;
+  move: number;
+  over: boolean;
+  result: unknown;
+  seed?: number | string;
+}
+
+/** POST /api/games: the request and its answer. */
+export interface CreateRequest {
+  game: GameName;
+  players: number;
+  seats: string[];
+  variants: string[];
+  lang: Lang;
+  timer?: { turn: number; bank: number } | null;
+}
+export interface Created {
+  id: string;
+  seats: { seat: number; kind: string; token?: string }[];
+}
+
+export function isApokalypse(o: Observation): o is ApokalypseObservation {
+  return o.game === "apokalypse";
+}

@@ -1,0 +1,60 @@
+// What a seated person can do about their seat: leave it to a computer player, take it back,
+// and, once the game is over, ask for a rematch (then the link to the new game: the same invite
+// key opens the same seat there).
+import type { Translate } from "../i18n";
+import type { Rematch, SeatStatus } from "../protocol";
+import { gameLink } from "../storage";
+
+interface SeatControlsProps {
+  seat: number | null;
+  seats: SeatStatus[] | undefined;
+  over: boolean;
+  rematch: Rematch | null | undefined;
+  token: string | null;
+  control: (type: "leave" | "reclaim" | "rematch") => void;
+  t: Translate;
+}
+
+export function SeatControls({ seat, seats, over, rematch, token, control, t }: SeatControlsProps) {
+  if (seat === null) return null;
+  const mine = seats?.[seat];
+  return (
+    <div class="seat-controls" id="seat-controls">
+      {mine?.away ? <p class="away-note">{t("youAreAway")}</p> : null}
+      {mine && !over && !mine.away ? (
+        <button type="button" id="leave" class="ghost" onClick={() => control("leave")}>
+          {t("leave")}
+        </button>
+      ) : null}
+      {mine?.away ? (
+        <button type="button" id="reclaim" class="primary" onClick={() => control("reclaim")}>
+          {t("reclaim")}
+        </button>
+      ) : null}
+      {over && seats !== undefined && !rematch ? (
+        <button type="button" id="rematch" class="primary" onClick={() => control("rematch")}>
+          {t("rematch")}
+        </button>
+      ) : null}
+      {rematch ? (
+        <a id="rematch-link" class="button primary" href={gameLink(rematch.id, token ?? undefined)}>
+          {t("rematchReady")} — {t("openRematch")}
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+/** A seat's state in a word and a coloured dot. */
+export function SeatDot({ status, t }: { status: SeatStatus | undefined; t: Translate }) {
+  if (status === undefined) return null;
+  const [state, word] =
+    status.kind !== "human"
+      ? ["computer", `${t("seatComputer")} (${status.kind})`]
+      : status.away
+        ? ["away", t("seatAway")]
+        : status.connected
+          ? ["connected", t("seatConnected")]
+          : ["offline", t("seatOffline")];
+  return <span class={`seat-dot ${state}`} data-state={state} title={word} aria-label={word} role="img" />;
+}
