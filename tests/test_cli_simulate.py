@@ -72,7 +72,7 @@ def test_simulate_table_output():
         (["--players", "5-3"], "backwards"),
         (["--players", "four"], "--players"),
         (["--jobs", "0"], "--jobs"),
-        (["--bots", "random,ismcts"], "unknown bot 'ismcts'"),
+        (["--bots", "random,minimax"], "unknown bot 'minimax'"),
         (["--bots", "random,,heuristic"], "--bots"),
         (["--variant", "no-such"], "unknown variant"),
     ],
@@ -241,7 +241,7 @@ def test_apokerlypse_table_output():
     [
         (["--players", "5"], "K-SETUP-1: Apokerlypse is for 2–4 players"),
         (["--players", "1-3"], "K-SETUP-1"),
-        (["--bots", "random,ismcts"], "unknown bot 'ismcts' for apokerlypse"),
+        (["--bots", "random,minimax"], "unknown bot 'minimax' for apokerlypse"),
         (["--variant", "good-team"], "unknown Apokerlypse variant"),
         (["--deck", "/no/such/file.toml"], "cannot read"),
     ],

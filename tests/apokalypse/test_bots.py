@@ -32,11 +32,11 @@ def choose(bot: Any, s: State) -> Action:
 
 
 def test_make_bot_knows_the_names():
-    assert bot_names(GAME.name) == ["heuristic", "random"]
+    assert bot_names(GAME.name) == ["heuristic", "ismcts", "random"]
     assert isinstance(make_bot("random", 1, GAME.name), RandomBot)
     assert isinstance(make_bot(" Heuristic ", 1, GAME.name), HeuristicBot)
-    with pytest.raises(ConfigError, match="unknown bot 'ismcts'"):
-        make_bot("ismcts", 1, GAME.name)
+    with pytest.raises(ConfigError, match="unknown bot 'minimax'"):
+        make_bot("minimax", 1, GAME.name)
 
 
 class Spy:

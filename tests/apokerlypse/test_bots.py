@@ -62,14 +62,14 @@ def example(players: int = 2, factions: Sequence[str] = ()) -> State:
 
 
 def test_make_bot_knows_the_names_per_game():
-    assert bot_names(GAME) == ["heuristic", "random"]
+    assert bot_names(GAME) == ["heuristic", "ismcts", "random"]
     assert isinstance(make_bot(" Heuristic ", 1, GAME), ApokerlypseHeuristicBot)
     assert isinstance(make_bot("heuristic", 1, "apokalypse"), HeuristicBot)  # each its own
     for game in game_names():  # the random player plays every game
         assert "random" in bots_for(game)
         assert isinstance(make_bot("random", 1, game), RandomBot)
-    with pytest.raises(ConfigError, match="unknown bot 'ismcts' for apokerlypse"):
-        make_bot("ismcts", 1, GAME)
+    with pytest.raises(ConfigError, match="unknown bot 'minimax' for apokerlypse"):
+        make_bot("minimax", 1, GAME)
     with pytest.raises(ConfigError, match="unknown game 'chess'"):
         make_bot("random", 1, "chess")
 

@@ -7,7 +7,10 @@ The terminal (:mod:`apokalypse.cli.session`), the simulator and the bot tests al
   observation is the one secrecy boundary), and answers with one of the legal actions;
 - it is told every event as its seat sees it (``Event.view(seat)``), the opening included;
 - a game resumed from its record asks it again at its seats and throws the answers away, so its
-  random stream and memory end where they were (:meth:`Match.catch_up`).
+  random stream and memory end where they were (:meth:`Match.catch_up`);
+- a searching player (:class:`SearchingPlayer`) is also handed a sampler of worlds: each call
+  returns ``state.determinize(seat, rng)``, a full state consistent with what its seat has seen
+  and nothing more. The player still never holds the true State.
 
 Seats without a computer player are people's: whoever runs the match asks them and passes their
 action to :meth:`Match.apply`. The match keeps the action texts and the running event digest, so
@@ -16,13 +19,14 @@ whatever happens the caller can write a record that replays up to the last appli
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from .errors import EngineError, IllegalAction
 from .events import Event, EventView
 from .protocol import Game, GameState
 from .record import EventDigest, apply_recorded
+from .rng import Rng
 
 A = TypeVar("A")
 O = TypeVar("O")  # noqa: E741 (the observation type)
@@ -50,6 +54,22 @@ class Player(Protocol[A, O_contra]):
         ...
 
 
+# A sampler of worlds for one decision: every call is a full state consistent with the asking
+# seat's view (``GameState.determinize``), drawn with the caller's random stream.
+Worlds = Callable[[Rng], GameState]
+
+
+@runtime_checkable
+class SearchingPlayer(Protocol):
+    """A computer player that searches: besides being a :class:`Player`, it can choose with a
+    sampler of worlds consistent with its seat's view (Information Set search). :class:`Match`
+    asks such a player with :meth:`choose_in`; everybody else is asked with ``choose``."""
+
+    def choose_in(self, observation: Any, legal: Sequence[Any], worlds: Worlds) -> Any:
+        """One of ``legal``; ``worlds(rng)`` samples a world for this decision."""
+        ...
+
+
 class GameTooLong(EngineError):
     pass
 
@@ -69,6 +89,10 @@ class Match(Generic[A, O]):
         self.digest = digest if digest is not None else EventDigest()
         self._blind = frozenset(seat for seat, p in self.players.items() if p.blind)
         self._watching = [seat for seat in sorted(self.players) if seat not in self._blind]
+        # Decided once: a protocol check per decision would slow every random playout.
+        self._searching = frozenset(
+            seat for seat, p in self.players.items() if isinstance(p, SearchingPlayer)
+        )
 
     def start(self) -> list[Event]:
         """What happened before the first decision (``state.opening``), told to the players.
@@ -80,11 +104,28 @@ class Match(Generic[A, O]):
     def is_computer(self, seat: int) -> bool:
         return seat in self.players
 
-    def ask(self) -> A:
-        """The choice of the computer player whose turn it is."""
+    def ask(self, search: bool = True) -> A:
+        """The choice of the computer player whose turn it is. A searching player is handed a
+        sampler of worlds too, unless ``search`` is False (a catch-up, whose answer is thrown
+        away: a search would spend its whole budget on every replayed move)."""
         seat = self.state.to_act
         obs: Any = {} if seat in self._blind else self.state.observation(seat)
-        return self.players[seat].choose(obs, self.state.legal_actions())
+        player = self.players[seat]
+        if search and seat in self._searching:
+            assert isinstance(player, SearchingPlayer)
+            chosen: A = player.choose_in(obs, self.state.legal_actions(), self._sampler(seat))
+            return chosen
+        return player.choose(obs, self.state.legal_actions())
+
+    def _sampler(self, seat: int) -> Worlds:
+        """Worlds for ``seat``'s decision now. The sampler holds the true state only to redeal
+        what the seat cannot see; it is meant for this one decision (the state moves on)."""
+        state = self.state
+
+        def worlds(rng: Rng) -> GameState:
+            return state.determinize(seat, rng)
+
+        return worlds
 
     def apply(self, action: A) -> list[Event]:
         """Apply an action (a person's or a computer player's), record it and tell the players.
@@ -118,7 +159,7 @@ class Match(Generic[A, O]):
         applied = []
         for number, text in enumerate(actions, len(self.actions) + 1):
             if self.state.to_act in self.players:
-                self.ask()
+                self.ask(search=False)
             applied.append(self._applied(text, apply_recorded(game, self.state, number, text)))
         return applied
 

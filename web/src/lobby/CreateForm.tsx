@@ -18,7 +18,7 @@ const VARIANTS: Record<GameName, { id: string; en: string; de: string }[]> = {
     { id: "example-content", en: "Example card effects and faction abilities", de: "Beispiel-Karteneffekte und Fraktionsfähigkeiten" },
   ],
 };
-export type SeatKind = "human" | "heuristic" | "random";
+export type SeatKind = "human" | "heuristic" | "random" | "ismcts";
 
 interface CreateFormProps {
   lang: Lang;
@@ -99,6 +99,7 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
               <option value="human">{t("human")}</option>
               <option value="heuristic">{t("computerHeuristic")}</option>
               <option value="random">{t("computerRandom")}</option>
+              <option value="ismcts">{t("computerSearch")}</option>
             </select>
           </label>
         ))}

@@ -190,7 +190,9 @@ def determinize(s: State, player: int, rng: Rng) -> State:
     slots += hidden
     for back in ("B", "K"):
         mine = [(row, i) for row, i in slots if kinds[row[i]].back == back]
-        cards = [row[i] for row, i in mine]
+        # Shuffled from an order the true deal does not set: two deals the player cannot tell
+        # apart give the same worlds for the same random stream (R-INFO-3).
+        cards = sorted(row[i] for row, i in mine)
         rng.shuffle(cards)
         for (row, i), card in zip(mine, cards, strict=True):
             row[i] = card

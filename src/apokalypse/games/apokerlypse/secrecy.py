@@ -162,7 +162,9 @@ def determinize(s: State, player: int, rng: Rng) -> State:
     cards = [rows[q][i] for q, i in slots]
     placed = _place_constrained(cards, slots, maybe, rng)
     free_slots = [slot for slot in slots if slot not in placed.values()]
-    free_cards = [c for c in cards if c not in placed]
+    # Shuffled from an order the true deal does not set: two deals the player cannot tell apart
+    # give the same worlds for the same random stream.
+    free_cards = sorted(c for c in cards if c not in placed)
     rng.shuffle(free_cards)
     for (q, i), card in zip(free_slots, free_cards, strict=True):
         rows[q][i] = card
@@ -198,7 +200,7 @@ def _place_constrained(
     if not constrained:
         return {}
     for _ in range(_TRIES):
-        order = constrained[:]
+        order = sorted(constrained)  # not the true deal's order (see determinize)
         rng.shuffle(order)
         free = [slot for slot in slots if slot[0] >= 0]
         placed: dict[int, tuple[int, int]] = {}

@@ -1,0 +1,310 @@
+"""A searching player for any game: single-observer Information Set MCTS (Cowling, Powley &
+Whitehouse 2012, "Information Set Monte Carlo Tree Search"), with availability counts.
+
+The player never holds the true State. :class:`~apokalypse.engine.match.Match` hands it, with
+its observation and the legal actions, a sampler of worlds (``state.determinize(seat, rng)``):
+full states consistent with everything its seat has seen. Each iteration samples a fresh world
+and walks one tree with it:
+
+- **The tree is keyed by actions, across worlds.** The root is the information set the player is
+  in (what its seat has seen, in order: :meth:`ISMCTSPlayer.infoset`); below it a node is the
+  path of actions from the root, each named by its text (``str(action)``), which is the same in
+  every world where the action exists. A node's children are the actions seen there in any
+  world; a world offers only some of them (another world dealt another hand).
+- **Availability counts.** Selection compares only the children the current world offers, and
+  their UCB term uses how often each child *was available* instead of the parent's visits: an
+  action that few worlds allow is not punished for being rarely tried.
+- **Everybody's decisions are in the tree**, each chosen by its own player's value (max-n): the
+  evaluation returns a value for every seat of the sampled world, whose other ethos and hands
+  were drawn by the sampler. Their actions are keyed by text like the player's own, so the
+  tree treats them as seen (the known weakness of the single-observer form).
+- **Rollouts** play uniformly random actions for at most ``rollout_depth`` decisions and then
+  score the position with the game's evaluation (``bots/<game>/evaluate.py``); a finished game
+  scores by its result. The most visited root action is chosen; :attr:`ISMCTSPlayer.last` keeps
+  the best candidates with their visits, availability and mean values ("why did it do that?").
+
+The budget is a number of iterations (deterministic: the same seed, observations and worlds give
+the same choice) or seconds per decision. Each decision draws one number from the player's own
+stream, whatever the budget spent, so a game resumed by :meth:`Match.catch_up` (which asks with
+``choose``, without a search) leaves the stream exactly where the uninterrupted game had it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.events import EventView
+from apokalypse.engine.match import Worlds
+from apokalypse.engine.protocol import GameState
+from apokalypse.engine.rng import Rng
+
+from .base import BaseBot, PlayerFactory
+
+A = TypeVar("A")
+
+# A value in [0, 1] for every seat of a (sampled) world, higher is better for that seat.
+Evaluation = Callable[[GameState], Sequence[float]]
+
+TOP = 5  # candidates kept in :attr:`ISMCTSPlayer.last`
+MAX_DEPTH = 10_000  # a rollout without a depth limit still ends (a game is far shorter)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One root action after a search: how often it was tried, how often the sampled worlds
+    offered it, and its mean value for the player (0 … 1)."""
+
+    action: str
+    visits: int
+    available: int
+    mean: float
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why the last choice: the information set searched, the budget spent and the best
+    candidates, most visited first (the chosen one leads). Data only."""
+
+    infoset: str
+    chosen: str
+    iterations: int
+    seconds: float
+    candidates: tuple[Candidate, ...]
+
+
+class Node:
+    """Statistics of one action path from the root; ``total`` sums the values of the player
+    who chose the action leading here."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+    def ucb(self, exploration: float) -> float:
+        return self.total / self.visits + exploration * math.sqrt(
+            math.log(self.available) / self.visits
+        )
+
+
+def players_of(state: GameState) -> int:
+    """The number of seats (every game's observation says it)."""
+    return int(state.observation(None)["players"])
+
+
+def result_values(state: GameState, players: int) -> list[float]:
+    """A finished game: 1 for every winner (tied winners all win), 0 for everybody else."""
+    result = state.result
+    winners = set(result.winners) if result is not None else set()
+    return [1.0 if q in winners else 0.0 for q in range(players)]
+
+
+def plain_evaluation(state: GameState) -> list[float]:
+    """For a game without its own evaluation: the result once over, an even 0.5 before (then
+    rollouts should run to the end: ``rollout_depth=None``)."""
+    players = players_of(state)
+    if state.is_over:
+        return result_values(state, players)
+    return [0.5] * players
+
+
+def check_budget(iterations: int | None, seconds: float | None) -> None:
+    """Exactly one budget, and a positive one: otherwise a one-line :class:`ConfigError`."""
+    if (iterations is None) == (seconds is None):
+        raise ConfigError("an ISMCTS player needs exactly one budget: iterations or seconds")
+    if iterations is not None and (type(iterations) is not int or not 0 < iterations <= 10_000_000):
+        raise ConfigError(
+            f"ISMCTS iterations must be a whole number 1 … 10,000,000, not {iterations!r}"
+        )
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 < seconds <= 3600
+        or math.isnan(seconds)
+    ):
+        raise ConfigError(f"ISMCTS seconds must be more than 0 and at most 3600, not {seconds!r}")
+
+
+class ISMCTSPlayer(BaseBot):
+    """Single-observer ISMCTS with availability counts (see the module docstring).
+
+    ``iterations`` or ``seconds`` (exactly one) is the budget per decision; ``exploration`` the
+    UCB constant (for values in 0 … 1); ``rollout_depth`` how many random decisions a rollout
+    plays before the evaluation scores the position (None: to the end of the game);
+    ``evaluate`` the game's evaluation; ``fallback`` builds the player that answers a plain
+    ``choose`` (no sampler: a game being caught up, or a caller outside a Match), seeded from
+    this decision's number; without it such a choice is uniform.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_depth: int | None = 20,
+        evaluate: Evaluation = plain_evaluation,
+        fallback: PlayerFactory | None = None,
+    ) -> None:
+        check_budget(iterations, seconds)
+        if isinstance(exploration, bool) or not 0 <= exploration <= 100:
+            raise ConfigError(f"ISMCTS exploration must be 0 … 100, not {exploration!r}")
+        if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
+            raise ConfigError(f"ISMCTS rollout depth must be 0 or more, not {rollout_depth!r}")
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_depth = MAX_DEPTH if rollout_depth is None else rollout_depth
+        self.evaluate = evaluate
+        self.fallback = fallback
+        self.last: Explanation | None = None
+        # The information set at the root: a running hash of everything this seat was shown
+        # (its event views in order, then each observation it decided on).
+        self._seen = hashlib.sha256()
+
+    # --- what the seat has seen ----------------------------------------------------------------
+
+    def observe(self, events: Sequence[EventView]) -> None:
+        for event in events:
+            self._seen.update(_canonical(event.to_json()))
+
+    def infoset(self, observation: object) -> str:
+        """The key of the information set of a decision: this seat's history, then the
+        observation it is asked with (a short hex digest)."""
+        key = self._seen.copy()
+        key.update(_canonical(observation))
+        return key.hexdigest()[:16]
+
+    # --- choosing --------------------------------------------------------------------------------
+
+    def choose(self, observation: Any, legal: Sequence[A]) -> A:
+        """Without a sampler no search is possible: the fallback player answers (a resumed game
+        asks this way, and throws the answer away)."""
+        seed = self.rng.next64()  # one draw per decision, as in choose_in
+        self._seen.update(_canonical(observation))
+        if self.fallback is None or len(legal) == 1:
+            return Rng(seed).choice(list(legal))
+        chosen: A = self.fallback(seed).choose(observation, legal)
+        return chosen
+
+    def choose_in(self, observation: Any, legal: Sequence[A], worlds: Worlds) -> A:
+        seed = self.rng.next64()  # one draw per decision, whatever the budget spends
+        infoset = self.infoset(observation)
+        self._seen.update(_canonical(observation))
+        if len(legal) == 1:
+            self.last = Explanation(infoset, str(legal[0]), 0, 0.0, ())
+            return legal[0]
+        root, iterations, seconds = self._search(worlds, Rng(seed))
+        by_text = {str(a): a for a in legal}
+        ranked = sorted(
+            (c for t, c in root.children.items() if t in by_text),
+            key=lambda c: (c.visits, c.total),
+            reverse=True,
+        )
+        texts = {id(c): t for t, c in root.children.items()}
+        chosen_text = texts[id(ranked[0])] if ranked else str(legal[0])
+        self.last = Explanation(
+            infoset,
+            chosen_text,
+            iterations,
+            seconds,
+            tuple(
+                Candidate(texts[id(c)], c.visits, c.available, c.total / max(1, c.visits))
+                for c in ranked[:TOP]
+            ),
+        )
+        return by_text[chosen_text]
+
+    def _search(self, worlds: Worlds, rng: Rng) -> tuple[Node, int, float]:
+        root = Node()
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self.iterate(root, worlds(rng), rng)
+            done += 1
+        return root, done, time.perf_counter() - start
+
+    def iterate(self, root: Node, world: GameState, rng: Rng) -> None:
+        """One iteration on a sampled world: select (UCB over the available children, with
+        availability counts), expand one untried action, roll out, score, back up."""
+        path: list[tuple[Node, int]] = []  # each node passed and the seat that chose it
+        node = root
+        c = self.exploration
+        while not world.is_over:
+            legal = world.legal_actions()
+            actor = world.to_act
+            children = node.children
+            untried: list[tuple[str, Any]] = []
+            best: Node | None = None
+            best_action: Any = None
+            best_value = -math.inf
+            for action in legal:
+                text = str(action)
+                child = children.get(text)
+                if child is None:
+                    untried.append((text, action))
+                    continue
+                child.available += 1
+                if not untried:  # once something is untried, selection is over here
+                    value = child.ucb(c)
+                    if value > best_value:
+                        best, best_action, best_value = child, action, value
+            if untried:
+                text, action = untried[rng.below(len(untried))]
+                best = children[text] = Node()
+                best.available = 1
+                world.apply(action)
+                path.append((best, actor))
+                break
+            assert best is not None  # a game that is not over offers an action
+            world.apply(best_action)
+            path.append((best, actor))
+            node = best
+        self._rollout(world, rng)
+        values = self.evaluate(world)
+        for node, actor in path:
+            node.visits += 1
+            node.total += values[actor]
+
+    def _rollout(self, world: GameState, rng: Rng) -> None:
+        for _ in range(self.rollout_depth):
+            if world.is_over:
+                return
+            legal = world.legal_actions()
+            world.apply(legal[rng.below(len(legal))])
+
+
+def _canonical(data: object) -> bytes:
+    """Plain data as bytes that are equal exactly when the data are (the information set key)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+__all__ = [
+    "Candidate",
+    "Evaluation",
+    "Explanation",
+    "ISMCTSPlayer",
+    "Node",
+    "check_budget",
+    "plain_evaluation",
+    "result_values",
+]
