@@ -252,6 +252,69 @@ def serve(
     guarded(lambda: run_server(host, port, database_url, redis_url, channel_prefix))
 
 
+@app.command()
+def loadtest(
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Concurrent 4-player games, all seats human")
+    ] = 200,
+    duration: Annotated[float, typer.Option(help="Seconds measured, after the warm-up")] = 60.0,
+    warmup: Annotated[float, typer.Option(help="Seconds played before measuring")] = 10.0,
+    think: Annotated[
+        float, typer.Option(help="A client's mean thinking time per action, in seconds")
+    ] = 1.0,
+    jitter: Annotated[
+        float, typer.Option(help="Thinking time is uniform in think·(1 ± jitter)")
+    ] = 0.5,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' choices")] = 0,
+    scaled: Annotated[
+        bool,
+        typer.Option(
+            help="Two server processes over a fresh PostgreSQL schema and Redis, each game's"
+            " seats split across both"
+        ),
+    ] = False,
+    url: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Load running servers at this base URL (repeatable) instead of starting any;"
+            " their memory and CPU are then not sampled"
+        ),
+    ] = None,
+    sample: Annotated[float, typer.Option(help="Seconds between memory/CPU samples")] = 5.0,
+    clients: Annotated[
+        int, typer.Option(help="Client processes sharing the games (1: all in this one)")
+    ] = 1,
+    postgres_url: Annotated[
+        str, typer.Option(help="PostgreSQL database for --scaled (a schema is made and dropped)")
+    ] = "postgresql+psycopg://postgres@127.0.0.1:5432/test",
+    redis_url: Annotated[str, typer.Option(help="Redis for --scaled")] = "redis://127.0.0.1:6379/0",
+    out: Annotated[Path | None, typer.Option(help="Write the report as JSON to this file")] = None,
+) -> None:
+    """Load the online game server with many concurrent games played over WebSockets and report
+    throughput, latency, errors, memory and CPU (a benchmark, minutes long)."""
+    from apokalypse.server.load import LoadOptions, run_loadtest
+
+    if games < 1 or duration <= 0 or warmup < 0 or think < 0 or not 0 <= jitter <= 1:
+        raise fail("--games must be ≥ 1, --duration > 0, --warmup and --think ≥ 0, --jitter 0–1")
+    if sample <= 0 or clients < 1:
+        raise fail("--sample must be > 0 and --clients ≥ 1")
+    options = LoadOptions(
+        games=games,
+        duration=duration,
+        warmup=warmup,
+        think=think,
+        jitter=jitter,
+        seed=seed,
+        scaled=scaled,
+        urls=tuple(url or ()),
+        sample=sample,
+        client_processes=clients,
+        postgres_url=postgres_url,
+        redis_url=redis_url,
+    )
+    guarded(lambda: run_loadtest(options, out))
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``apokalypse`` program: run one command, return its exit status.
 

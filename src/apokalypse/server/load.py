@@ -54,6 +54,7 @@ START_SECONDS = 60.0  # a server's start, migrations included
 CLOSE_RESTART = 1012  # the server rebuilt the game: connect again (app.CLOSE_RESTART)
 FLAT_MB_PER_10MIN = 5.0  # a slope under this over the measured window counts as flat memory
 CLIENT_BOUND_CORES = 0.8  # a client process busier than this may be slowing its own timings
+STOP_SECONDS = 15.0  # the clients' wait for their games to stop at the end
 LAG_TICK = 0.05  # the event-loop lag probe's period
 LATE_MS = 20.0  # a client loop waking later than this (p99) adds that much to its timings
 
@@ -368,7 +369,10 @@ async def create_game(run: Run, target: Target, slot: int) -> Game:
 
 
 async def receive(ws: ClientConnection, timeout: float | None) -> dict[str, Any]:
-    raw = await asyncio.wait_for(ws.recv(), timeout)
+    # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation that
+    # meets a message arriving, and a client that ignores the end of the run hangs it.
+    async with asyncio.timeout(timeout):
+        raw = await ws.recv()
     data: dict[str, Any] = json.loads(raw)
     return data
 
@@ -511,7 +515,10 @@ async def drive(run: Run, slots: Sequence[int]) -> Tally:
     await asyncio.sleep(max(0.0, run.stop_at - time.time()))
     for task in [*tasks, lag]:
         task.cancel()
-    await asyncio.gather(*tasks, lag, return_exceptions=True)
+    # A bounded wait: the report matters more than a client that will not stop.
+    _, stuck = await asyncio.wait([*tasks, lag], timeout=STOP_SECONDS)
+    if stuck:
+        run.tally.errors["client: did not stop"] += len(stuck)
     run.tally.cpu_seconds = time.process_time() - cpu_before
     return run.tally
 
