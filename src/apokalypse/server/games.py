@@ -404,14 +404,16 @@ class LiveGame:
         The computer players are only asked again (:meth:`Match.catch_up`), never let act: the
         process that applied a person's action lets them answer. A :class:`StoreError` when the
         stored actions do not begin with ours (memory and database disagree: rebuild)."""
-        record = store.load(self.id)
         known = len(self.match.actions)
-        if record.actions[:known] != self.match.actions:
-            raise StoreError(f"game {self.id!r}: the stored actions differ from those in memory")
-        for events in self.match.catch_up(self.game, record.actions[known:]):
+        # From our last action on (one query, not the whole game): it must be the stored one.
+        actions, away, rematch = store.news(self.id, max(known - 1, 0))
+        if known:
+            if not actions or actions[0] != self.match.actions[-1]:
+                raise StoreError(f"game {self.id!r}: the stored actions differ from ours")
+            actions = actions[1:]
+        for events in self.match.catch_up(self.game, actions):
             self.log.extend(events)
-        away, rematch = store.away(self.id), store.rematch(self.id)
-        changed = len(record.actions) - known + (away != self.away) + (rematch != self.rematch)
+        changed = len(actions) + (away != self.away) + (rematch != self.rematch)
         self.heard = self.heard or changed > 0  # another process made the change
         self.away, self.rematch = away, rematch
         self.follow_clock()
