@@ -429,8 +429,11 @@ async def play_connection(
 
 
 async def answer(run: Run, ws: ClientConnection, move: int) -> dict[str, Any]:
-    """The server's answer to an action sent at ``move``: a refusal, or the state after it.
-    States of the same move sent meanwhile (another seat connected or left) are no answer."""
+    """The server's answer to an action sent at ``move``: a refusal, or the state after it,
+    the first state that moved past ``move``, brought events, or no longer asks this seat. Not
+    simply "the first past ``move``": in a defence window the players not asked, the one who just
+    declined included, see the move frozen where the window opened and nothing new (R-INFO-3).
+    A state sent because another seat connected (same move, no events, still asking) is none."""
     deadline = time.monotonic() + run.options.timeout
     while True:
         try:
@@ -439,6 +442,8 @@ async def answer(run: Run, ws: ClientConnection, move: int) -> dict[str, Any]:
             run.tally.errors["no answer"] += 1
             raise Failed from None
         if state.get("type") != "state" or state["observation"]["move"] > move:
+            return state
+        if state["events"] or not state["legal"]:
             return state
 
 
