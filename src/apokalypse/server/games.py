@@ -468,7 +468,10 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     bots = computer_players(kinds, record.seed, record.game)
     match: Match[Any, Any] = Match(state, bots, record.start_digest(state.opening))
     live = LiveGame(game_id, game, record, match)
-    live.away, live.rematch = store.away(game_id), store.rematch(game_id)
+    stored = store.rematch_and_away(game_id)
+    if stored is None:  # deleted since it was loaded
+        raise StoreError(f"there is no game {game_id!r}")
+    live.rematch, live.away = stored
     live.heard = True  # whoever made the last change, it was not this copy
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):

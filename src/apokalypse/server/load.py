@@ -158,24 +158,6 @@ def wait_ready(started: Sequence[Started]) -> None:
 
 
 @contextlib.contextmanager
-def postgres_schema(url: str) -> Iterator[str]:
-    """A fresh schema of the database at ``url`` (dropped afterwards): its URL."""
-    from sqlalchemy import create_engine, text
-
-    schema = f"load_{secrets.token_hex(6)}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-
-@contextlib.contextmanager
 def servers(options: LoadOptions) -> Iterator[list[Target]]:
     """The servers to load: those of ``options.urls``, or one (two when scaled) started here."""
     if options.urls:
@@ -187,7 +169,9 @@ def servers(options: LoadOptions) -> Iterator[list[Target]]:
     ):
         logs = [Path(folder, f"server{i}.log") for i in range(2 if options.scaled else 1)]
         if options.scaled:
-            database = stack.enter_context(postgres_schema(options.postgres_url))
+            from .store import fresh_schema  # SQLAlchemy only when a database is made here
+
+            database = stack.enter_context(fresh_schema(options.postgres_url, "load"))
             prefix = f"apokalypse-load:{secrets.token_hex(6)}:"
             started = [
                 stack.enter_context(server_process(database, log, options.redis_url, prefix))

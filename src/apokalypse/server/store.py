@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import secrets
 import threading
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -123,6 +124,23 @@ def migrate(engine: Engine) -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@contextmanager
+def fresh_schema(url: str, prefix: str) -> Iterator[str]:
+    """The URL of a new, empty schema ``<prefix>_<random>`` of the PostgreSQL database at
+    ``url``, dropped on leaving (tests and the load benchmark, beside whatever else is there)."""
+    schema = f"{prefix}_{secrets.token_hex(6)}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
 
 
 def new_id() -> str:
@@ -250,25 +268,12 @@ class Store:
             row = session.get(GameRow, game_id)
             return None if row is None else (row.rematch, set(row.away or ()))
 
-    def away(self, game_id: str) -> set[int]:
-        """The human seats a computer player is playing for now."""
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            return set(row.away or ())
-
     def set_away(self, game_id: str, seats: set[int]) -> None:
         with self._writing(), Session(self.engine) as session, session.begin():
             row = session.get(GameRow, game_id)
             if row is None:
                 raise StoreError(f"there is no game {game_id!r}")
             row.away = sorted(seats)
-
-    def rematch(self, game_id: str) -> str | None:
-        """The id of ``game_id``'s rematch, if somebody asked for one."""
-        with Session(self.engine) as session:
-            return session.scalar(select(GameRow.rematch).where(GameRow.id == game_id))
 
     def claim_rematch(self, game_id: str, rematch_id: str) -> str:
         """Make ``rematch_id`` the rematch of ``game_id`` unless it has one already (another
@@ -304,4 +309,4 @@ class Store:
             return list(session.scalars(select(GameRow.id).order_by(GameRow.created, GameRow.id)))
 
 
-__all__ = ["FORMAT", "StaleAction", "Store", "StoreError", "migrate"]
+__all__ = ["FORMAT", "StaleAction", "Store", "StoreError", "fresh_schema", "migrate"]
