@@ -247,6 +247,60 @@ def test_availability_counts_how_often_the_sampled_worlds_offered_an_action() ->
         assert child.visits <= child.available
 
 
+class PeekBeliefs:
+    """A stub of the optional hook: it believes the hidden card is 0, dislikes showing "x",
+    and counts what it is told."""
+
+    def __init__(self) -> None:
+        self.worlds = 0
+        self.seen: list[Any] = []
+        self.events = 0
+
+    def observe(self, events: Sequence[Any]) -> None:
+        self.events += len(events)
+
+    def see(self, observation: Any) -> None:
+        self.seen.append(observation)
+
+    def world(self, world: GameState, rng: Rng) -> GameState:
+        assert isinstance(world, Peek)
+        self.worlds += 1
+        world.card = 0
+        return world
+
+    def root_penalty(self, observation: Any, action: Any) -> float:
+        return 0.5 if action == "x" else 0.0
+
+    def explain(self) -> dict[str, float]:
+        return {"card 0": 1.0}
+
+
+def _any_card(rng: Rng) -> Any:  # a Peek world: not an engine GameState, duck-typed
+    return Peek(card=rng.below(2))
+
+
+def _card_0(rng: Rng) -> Any:
+    return Peek(card=0)
+
+
+def test_the_beliefs_hook_redraws_every_world_and_penalises_at_the_root() -> None:
+    """The optional :class:`~apokalypse.bots.ismcts.Beliefs`: every sampled world passes through
+    it (here: the hidden card is always 0, so "z" is never offered), a root penalty steers the
+    choice away from an action the values cannot tell apart, and the explanation carries its
+    data; without the hook the explanation's belief is None."""
+    hook = PeekBeliefs()
+    player = ISMCTSPlayer(5, iterations=40, rollout_depth=None, evaluate=_peek_value, beliefs=hook)
+    player.observe([Event("start", {}).view(1)])
+    chosen = player.choose_in({"seat": 1}, ["x", "y"], _any_card)
+    assert chosen == "y" and hook.worlds == 40 and hook.seen == [{"seat": 1}] and hook.events == 1
+    last = player.last
+    assert last is not None and last.belief == {"card 0": 1.0}
+    assert {c.action for c in last.candidates} == {"x", "y"}  # never "z": every world has card 0
+    plain = ISMCTSPlayer(5, iterations=40, rollout_depth=None, evaluate=_peek_value)
+    plain.choose_in({"seat": 1}, ["x", "y"], _card_0)
+    assert plain.last is not None and plain.last.belief is None
+
+
 # --- bad input ---------------------------------------------------------------------------------
 
 

@@ -32,7 +32,15 @@ def choose(bot: Any, s: State) -> Action:
 
 
 def test_make_bot_knows_the_names():
-    assert bot_names(GAME.name) == ["heuristic", "ismcts", "random"]
+    assert bot_names(GAME.name) == [
+        "easy",
+        "expert",
+        "hard",
+        "heuristic",
+        "ismcts",
+        "medium",
+        "random",
+    ]
     assert isinstance(make_bot("random", 1, GAME.name), RandomBot)
     assert isinstance(make_bot(" Heuristic ", 1, GAME.name), HeuristicBot)
     with pytest.raises(ConfigError, match="unknown bot 'minimax'"):

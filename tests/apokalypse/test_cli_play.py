@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from apokalypse.cli.session import Session
@@ -229,3 +230,52 @@ def test_hot_seat_attack_asks_every_other_person_in_turn(monkeypatch, tmp_path):
     assert "p1 attacks the outermost good populace of p2 with Violence." in out
     assert handovers(out)[:4] == ["p1", "p2", "p3", "p2"]
     assert "loses the outermost good populace." in out
+
+
+# --- levels, budgets and "why" through the real command line -----------------------------------
+
+
+def test_levels_and_budgets_play_whole_games(tmp_path):
+    run = play(tmp_path, "-p 3 --humans none --bots easy,ismcts:4 --seed 12 --save g.json")
+    assert run.returncode == 0, run.stderr
+    assert "computer players: easy,ismcts:4" in run.stdout and "Game over" in run.stdout
+    record = saved(tmp_path / "g.json")
+    assert record.result is not None and record.meta["bots"] == "easy,ismcts:4"
+
+
+def test_why_after_a_watched_game_shows_a_searching_players_candidates(tmp_path):
+    run = play(
+        tmp_path,
+        "-p 3 --humans none --bots ismcts:4,medium --seed 12 --save g.json",
+        "why\nwhy 1\n",
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Type why for the last computer decision" in run.stdout
+    assert "Move 1: p" in run.stdout
+    assert "visits  offered  value  action" in run.stdout or "no search to show" in run.stdout
+
+
+def test_why_during_a_game_is_refused_in_one_line(tmp_path):
+    """Secrecy (R-INFO-3): a searching player's candidates show its hand; the person playing
+    may see them only once the game is over."""
+    run = play(tmp_path, "-p 3 --bots ismcts:4 --seed 12 --save g.json", "why\nwhy 2\n")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("type why once the game is over") == 2
+    assert "Its best candidates" not in run.stdout and "visits" not in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("bots", "words"),
+    [
+        ("ismcts:0s", "bad budget in 'ismcts:0s'"),
+        ("ismcts:-1", "bad budget in 'ismcts:-1'"),
+        ("ismcts:abc", "bad budget in 'ismcts:abc'"),
+        ("expert,sage", "unknown bot 'sage'"),
+    ],
+)
+def test_bad_computer_players_are_refused_before_the_game(tmp_path, bots, words):
+    run = play(tmp_path, f"-p 3 --bots {bots} --save g.json", ALWAYS_FIRST)
+    assert run.returncode == 2, run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], run.stderr
+    assert not (tmp_path / "g.json").exists()

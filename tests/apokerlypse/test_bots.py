@@ -62,7 +62,7 @@ def example(players: int = 2, factions: Sequence[str] = ()) -> State:
 
 
 def test_make_bot_knows_the_names_per_game():
-    assert bot_names(GAME) == ["heuristic", "ismcts", "random"]
+    assert bot_names(GAME) == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
     assert isinstance(make_bot(" Heuristic ", 1, GAME), ApokerlypseHeuristicBot)
     assert isinstance(make_bot("heuristic", 1, "apokalypse"), HeuristicBot)  # each its own
     for game in game_names():  # the random player plays every game

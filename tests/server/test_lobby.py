@@ -257,3 +257,29 @@ def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> N
             again = ws.receive_json()
             assert again["observation"] == state["observation"], "rebuilt exactly"
             assert game_id in hub.rooms
+
+
+def test_difficulty_levels_are_seat_kinds(tmp_path: Path) -> None:
+    """The lobby's seat kinds include the levels easy … expert: the server seats them (guarded,
+    so a failing one is replaced for a move) and shows each seat's kind."""
+    from apokalypse.bots.guard import Guarded
+    from apokalypse.server.games import computer_players
+
+    players = computer_players(["human", "easy", "medium", "hard", "expert"], 5, "apokalypse")
+    assert sorted(players) == [1, 2, 3, 4]
+    assert all(isinstance(p, Guarded) for p in players.values())
+    assert [players[q].name for q in range(1, 5)] == ["easy", "medium", "hard", "expert"]
+
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(app) as client:
+        body = {"game": "apokalypse", "players": 3, "seats": ["human", "Easy", "medium"]}
+        created = client.post("/api/games", json=body).json()
+        assert [s["kind"] for s in created["seats"]] == ["human", "easy", "medium"]
+        token = created["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/games/{created['id']}?token={token}") as ws:
+            state = ws.receive_json()
+            assert [s["kind"] for s in state["seats"]] == ["human", "easy", "medium"]
+        bad = client.post(
+            "/api/games", json={"game": "apokalypse", "players": 2, "seats": ["human", "master"]}
+        )
+        assert bad.status_code == 400 and "unknown bot 'master'" in bad.text

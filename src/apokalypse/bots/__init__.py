@@ -2,7 +2,9 @@
 
 The random player (:mod:`.random_bot`) plays any game the engine knows; a game's own players live
 in its folder here, ``bots/<game>/``, whose ``BOTS`` names them. A game without a folder has the
-random player only.
+random player only. A game with a heuristic also has the difficulty levels easy, medium, hard and
+expert (:mod:`.levels`); a searching player takes an explicit budget after a colon,
+``ismcts:500`` (iterations per decision) or ``ismcts:0.1s`` (seconds per decision).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from apokalypse.engine.registry import game_names
 from apokalypse.engine.rng import Rng
 
 from .base import BaseBot, PlayerFactory
+from .levels import budgeted, level_factories, parse_spec
 from .random_bot import RandomBot
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "RandomBot",
     "bot_names",
     "bots_for",
+    "check_bot",
     "make_bot",
     "seat_seed",
 ]
@@ -38,7 +42,7 @@ def bots_for(game: str) -> dict[str, PlayerFactory]:
         own: dict[str, PlayerFactory] = import_module(f"{__name__}.{game}").BOTS
     except ModuleNotFoundError:
         own = {}
-    return {"random": RandomBot, **own}
+    return {"random": RandomBot, **own, **level_factories(game, own)}
 
 
 def seat_seed(game_seed: int, seat: int) -> int:
@@ -52,11 +56,18 @@ def bot_names(game: str) -> list[str]:
     return sorted(bots_for(game))
 
 
+def check_bot(name: str, game: str) -> str:
+    """A player spec (``heuristic``, ``expert``, ``ismcts:0.1s``) checked for ``game`` and
+    written the one way (lower case, no spaces); a one-line :class:`ConfigError` naming what is
+    wrong otherwise."""
+    return str(parse_spec(name, list(bots_for(game)), game))
+
+
 def make_bot(name: str, seed: int, game: str) -> Player[Any, Any]:
     """A fresh player for ``game`` (players may remember things within one game: build one per
-    seat per game)."""
+    seat per game). ``name`` may carry a budget: ``ismcts:500``, ``expert:0.5s``."""
     known = bots_for(game)
-    factory = known.get(name.strip().lower())
-    if factory is None:
-        raise ConfigError(f"unknown bot {name!r} for {game} (known: {', '.join(sorted(known))})")
-    return factory(seed)
+    spec = parse_spec(name, list(known), game)
+    if spec.budget is not None:
+        return budgeted(game, spec, seed)
+    return known[spec.name](seed)

@@ -23,6 +23,11 @@ and walks one tree with it:
   scores by its result. The most visited root action is chosen; :attr:`ISMCTSPlayer.last` keeps
   the best candidates with their visits, availability and mean values ("why did it do that?").
 
+A game may lend the player what it knows beyond the rules (:class:`Beliefs`, e.g. Apokalypse's
+ethos beliefs, ``bots/apokalypse/beliefs.py``): it is told what the seat sees, redraws part of
+each sampled world (the others' secret roles, from what they did), and may penalise root actions
+(the player's own secret shown too early); the explanation carries its data.
+
 The budget is a number of iterations (deterministic: the same seed, observations and worlds give
 the same choice) or seconds per decision. Each decision draws one number from the player's own
 stream, whatever the budget spent, so a game resumed by :meth:`Match.catch_up` (which asks with
@@ -35,9 +40,9 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import EventView
@@ -77,6 +82,33 @@ class Explanation:
     iterations: int
     seconds: float
     candidates: tuple[Candidate, ...]
+    belief: Mapping[str, float] | None = None  # the player's beliefs, e.g. P(good) per seat
+
+
+class Beliefs(Protocol):
+    """A game's knowledge the search consults (optional): fed exactly what the seat sees, it
+    redraws part of each sampled world and may penalise showing something at the root."""
+
+    def observe(self, events: Sequence[EventView]) -> None:
+        """The seat's event views, as the player is told them."""
+        ...
+
+    def see(self, observation: Any) -> None:
+        """The seat's observation of each decision, before it is searched."""
+        ...
+
+    def world(self, world: GameState, rng: Rng) -> GameState:
+        """A sampled world (the player's own copy), changed where the beliefs know better than
+        the sampler's uniform draw; drawn with ``rng``."""
+        ...
+
+    def root_penalty(self, observation: Any, action: Any) -> float:
+        """Value (0 … 1 units) taken off a root action in selection: 0 for most."""
+        ...
+
+    def explain(self) -> Mapping[str, float] | None:
+        """Plain data for the :class:`Explanation`."""
+        ...
 
 
 class Node:
@@ -143,7 +175,8 @@ class ISMCTSPlayer(BaseBot):
     plays before the evaluation scores the position (None: to the end of the game);
     ``evaluate`` the game's evaluation; ``fallback`` builds the player that answers a plain
     ``choose`` (no sampler: a game being caught up, or a caller outside a Match), seeded from
-    this decision's number; without it such a choice is uniform.
+    this decision's number; without it such a choice is uniform. ``beliefs`` (one per player,
+    it remembers the game) is consulted as :class:`Beliefs` says.
     """
 
     name = "ismcts"
@@ -158,6 +191,7 @@ class ISMCTSPlayer(BaseBot):
         rollout_depth: int | None = 20,
         evaluate: Evaluation = plain_evaluation,
         fallback: PlayerFactory | None = None,
+        beliefs: Beliefs | None = None,
     ) -> None:
         check_budget(iterations, seconds)
         if isinstance(exploration, bool) or not 0 <= exploration <= 100:
@@ -171,7 +205,9 @@ class ISMCTSPlayer(BaseBot):
         self.rollout_depth = MAX_DEPTH if rollout_depth is None else rollout_depth
         self.evaluate = evaluate
         self.fallback = fallback
+        self.beliefs = beliefs
         self.last: Explanation | None = None
+        self._penalty: dict[str, float] = {}  # this decision's root penalties, by action text
         # The information set at the root: a running hash of everything this seat was shown
         # (its event views in order, then each observation it decided on).
         self._seen = hashlib.sha256()
@@ -181,6 +217,8 @@ class ISMCTSPlayer(BaseBot):
     def observe(self, events: Sequence[EventView]) -> None:
         for event in events:
             self._seen.update(_canonical(event.to_json()))
+        if self.beliefs is not None:
+            self.beliefs.observe(events)
 
     def infoset(self, observation: object) -> str:
         """The key of the information set of a decision: this seat's history, then the
@@ -196,6 +234,8 @@ class ISMCTSPlayer(BaseBot):
         asks this way, and throws the answer away)."""
         seed = self.rng.next64()  # one draw per decision, as in choose_in
         self._seen.update(_canonical(observation))
+        if self.beliefs is not None:
+            self.beliefs.see(observation)
         if self.fallback is None or len(legal) == 1:
             return Rng(seed).choice(list(legal))
         chosen: A = self.fallback(seed).choose(observation, legal)
@@ -205,9 +245,20 @@ class ISMCTSPlayer(BaseBot):
         seed = self.rng.next64()  # one draw per decision, whatever the budget spends
         infoset = self.infoset(observation)
         self._seen.update(_canonical(observation))
+        beliefs = self.beliefs
+        if beliefs is not None:
+            beliefs.see(observation)
         if len(legal) == 1:
-            self.last = Explanation(infoset, str(legal[0]), 0, 0.0, ())
+            belief = None if beliefs is None else beliefs.explain()
+            self.last = Explanation(infoset, str(legal[0]), 0, 0.0, (), belief)
             return legal[0]
+        self._penalty = {}
+        if beliefs is not None:
+            for action in legal:
+                penalty = beliefs.root_penalty(observation, action)
+                if penalty:
+                    self._penalty[str(action)] = penalty
+            worlds = _through(beliefs, worlds)
         root, iterations, seconds = self._search(worlds, Rng(seed))
         by_text = {str(a): a for a in legal}
         ranked = sorted(
@@ -226,6 +277,7 @@ class ISMCTSPlayer(BaseBot):
                 Candidate(texts[id(c)], c.visits, c.available, c.total / max(1, c.visits))
                 for c in ranked[:TOP]
             ),
+            None if beliefs is None else beliefs.explain(),
         )
         return by_text[chosen_text]
 
@@ -249,6 +301,7 @@ class ISMCTSPlayer(BaseBot):
         path: list[tuple[Node, int]] = []  # each node passed and the seat that chose it
         node = root
         c = self.exploration
+        penalty = self._penalty
         while not world.is_over:
             legal = world.legal_actions()
             actor = world.to_act
@@ -266,6 +319,8 @@ class ISMCTSPlayer(BaseBot):
                 child.available += 1
                 if not untried:  # once something is untried, selection is over here
                     value = child.ucb(c)
+                    if penalty and node is root:
+                        value -= penalty.get(text, 0.0)
                     if value > best_value:
                         best, best_action, best_value = child, action, value
             if untried:
@@ -293,12 +348,22 @@ class ISMCTSPlayer(BaseBot):
             world.apply(legal[rng.below(len(legal))])
 
 
+def _through(beliefs: Beliefs, worlds: Worlds) -> Worlds:
+    """The sampler's worlds, each redrawn by the beliefs with the same random stream."""
+
+    def sample(rng: Rng) -> GameState:
+        return beliefs.world(worlds(rng), rng)
+
+    return sample
+
+
 def _canonical(data: object) -> bytes:
     """Plain data as bytes that are equal exactly when the data are (the information set key)."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
 __all__ = [
+    "Beliefs",
     "Candidate",
     "Evaluation",
     "Explanation",

@@ -50,14 +50,19 @@ def parse_humans(spec: str, players: int) -> frozenset[int]:
 
 
 def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int, Player[Any, Any]]:
-    """Computer players for ``seats``; ``spec`` is a name or a comma list given out in turn."""
-    if not seats:
-        return {}
+    """Computer players for ``seats``; ``spec`` is a name or a comma list given out in turn. A
+    name may be a level (``easy`` … ``expert``) or carry a budget (``ismcts:500``,
+    ``ismcts:0.1s``); every name is checked, even with no seat to give it to, so a typo is
+    refused in one line before the game starts."""
     names = [name.strip() for name in spec.split(",") if name.strip()] or ["heuristic"]
     try:  # imported late: the terminal game must start even while bots are being developed
-        factory = importlib.import_module("apokalypse.bots").make_bot
+        bots_module = importlib.import_module("apokalypse.bots")
+        factory = bots_module.make_bot
     except (ImportError, AttributeError):
         raise ConfigError("computer players are not available (apokalypse.bots.make_bot)") from None
+    check = getattr(bots_module, "check_bot", None)
+    if check is not None:
+        names = [check(name, game) for name in names]  # a ConfigError names the bad one
     bots: dict[int, Player[Any, Any]] = {}
     for i, seat in enumerate(sorted(seats)):
         name = names[i % len(names)]

@@ -8,6 +8,11 @@ Hot-seat (several people at one screen): before a person decides, the screen is 
 keyboard handed over, and every board shows only its owner's hand. The engines ask every other
 player in a defence or block window, whatever they hold, so the handovers never tell who can.
 
+Computer players are guarded (:mod:`apokalypse.bots.guard`): one that raises or overruns its
+budget is replaced by the heuristic for that move, and the fault is logged. Each computer move is
+kept as a :class:`~.ui.why.Decision`, which ``why`` and ``why <move>`` show, once the game is
+over or when no person plays (a searching player's reasoning shows its hand).
+
 Nothing here knows which game is played: the game comes from the record (through the engine's
 registry), and everything a person reads about it from the game's adapter (:mod:`.ui`).
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +33,7 @@ from rich.text import Text
 
 from apokalypse.engine.errors import IllegalAction, NotationError
 from apokalypse.engine.events import Event
-from apokalypse.engine.match import Match, Player
+from apokalypse.engine.match import Match, Player, SearchingPlayer
 from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
@@ -44,12 +50,14 @@ from .safe import (
 )
 from .ui import GameUI, make_ui
 from .ui.common import Pause
+from .ui.why import Decision, may_explain, why_lines
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "ende", "beenden"})
 HELP_WORDS = frozenset({"?", "h", "help", "hilfe"})
 BOARD_WORDS = frozenset({"b", "board", "tisch"})
 LOG_WORDS = frozenset({"l", "log", "protokoll"})
 RULES_WORDS = frozenset({"r", "rules", "regeln"})  # alone, or followed by a card code
+WHY_WORDS = frozenset({"why", "warum"})  # alone, or followed by a move number
 RECENT_LINES = 12
 LOG_LINES = 40
 
@@ -74,16 +82,41 @@ class Session:
     screen_owner: int | None = None
     asked: tuple[int, str, int] | None = None  # the last question: seat, decision, actions so far
     resumed: bool = False  # a resumed game's save exists before its first action here
+    # Each computer move of this session, by its action number (1 = the game's first action).
+    decisions: dict[int, Decision] = field(default_factory=dict)
     match: Match[Any, Any] = field(init=False)  # the loop shared with the simulator
     game: Game = field(init=False)
     ui: GameUI = field(init=False)
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
+        self.bots = self.guarded(self.bots)
         self.match = Match(self.state, self.bots, self.record.start_digest(self.state.opening))
         self.game = get_game(self.record.game)
         self.ui = make_ui(self.record.game, self.record.config, self.lang)
         self.players = int(self.state.observation(None)["players"])
+
+    def guarded(self, bots: dict[int, Player[Any, Any]]) -> dict[int, Player[Any, Any]]:
+        """The computer players, each with the heuristic standing in for a move it fails."""
+        if not bots:
+            return bots
+        try:  # imported late, as play.make_bots does: the game starts without them too
+            bots_module = import_module("apokalypse.bots")
+            guard_all = import_module("apokalypse.bots.guard").guard_all
+        except ImportError:
+            return bots
+        game, seed = self.record.game, self.record.seed
+
+        def stand_in(seat: int) -> Player[Any, Any]:
+            seed_of = bots_module.seat_seed(seed, seat + 64)  # apart from every seat's player
+            try:
+                stand: Player[Any, Any] = bots_module.make_bot("heuristic", seed_of, game)
+            except Exception:  # a game without a heuristic: the random player stands in
+                stand = bots_module.RandomBot(seed_of)
+            return stand
+
+        guarded: dict[int, Player[Any, Any]] = guard_all(bots, stand_in)
+        return guarded
 
     # --- who sees what -------------------------------------------------------------------------
 
@@ -193,7 +226,64 @@ class Session:
         self.stream(events)
 
     def bot_turn(self) -> None:
-        self.commit(self.match.play_turn()[1])
+        seat = self.state.to_act
+        number = len(self.match.actions) + 1
+        action, events = self.match.play_turn()
+        player = self.match.players[seat]
+        stood_in = not getattr(player, "last_ok", True)
+        explanation = getattr(player, "last", None)
+        self.decisions[number] = Decision(seat, player.name, str(action), stood_in, explanation)
+        self.commit(events)
+
+    # --- "why did it do that?" ----------------------------------------------------------------
+
+    @property
+    def may_explain(self) -> bool:
+        return may_explain(self.state.is_over, self.humans)
+
+    @property
+    def searching(self) -> bool:
+        """Whether any computer player here searches (the others have no reasoning to show;
+        which players sit here is public: the welcome line names them)."""
+        return any(
+            isinstance(getattr(p, "player", p), SearchingPlayer)
+            for p in self.match.players.values()
+        )
+
+    def why(self, topic: str) -> None:
+        """``why`` or ``why <move>``: a computer player's reasoning, when it may be shown."""
+        if not self.searching:
+            self.say(text("ui.why.no_search", self.lang))
+            return
+        if not self.may_explain:
+            self.warn(text("ui.why.refused", self.lang))
+            return
+        move: int | None = None
+        if topic:
+            move = whole_number(topic.removeprefix("#"))
+            if move is None:
+                self.warn(text("ui.why.bad", self.lang))
+                return
+        names = self.names(self.viewer)
+        beliefs = self.record.game == "apokalypse"  # the game with hidden ethos
+        for line in why_lines(self.decisions, move, names, self.lang, beliefs):
+            self.say(line)
+
+    def after_game(self) -> None:
+        """Once the game is over, a searching player's reasoning may be asked for: a prompt for
+        ``why`` lines, left with Enter, EOF or anything else."""
+        if not any(d.explanation is not None for d in self.decisions.values()):
+            return
+        self.say(text("ui.why.after", self.lang, last=len(self.match.actions)), "dim")
+        while True:
+            try:
+                line = self.read("? ").strip().lower()
+            except Quit:
+                return
+            word, _, topic = line.partition(" ")
+            if word not in WHY_WORDS:
+                return
+            self.why(topic.strip())
 
     def human_turn(self, seat: int) -> None:
         obs = self.state.observation(seat)
@@ -238,6 +328,9 @@ class Session:
             return False
         if low in HELP_WORDS:
             self.say(self.ui.help())
+            return False
+        if word in WHY_WORDS:
+            self.why(topic.strip())
             return False
         if low in BOARD_WORDS:
             self.show_board(seat, obs, names)
@@ -355,6 +448,7 @@ class Session:
         # Only now: the seed rebuilds every hand and the deck order (README, "What is secret").
         self.say(text("ui.game_seed", self.lang, seed=self.record.seed), "dim")
         self.say_command("replay", self.path)
+        self.after_game()
 
     def say_command(self, *words: str | Path) -> None:
         """A command to type, on its own line and never wrapped: it must work as printed."""

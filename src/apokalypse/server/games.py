@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from apokalypse.bots import make_bot, seat_seed
+from apokalypse.bots.guard import guard_all
 from apokalypse.engine.errors import ConfigError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS, Match, Player
@@ -50,12 +51,28 @@ def hash_token(token: str) -> str:
 
 def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Player[Any, Any]]:
     """The computer players of a game's seats (every seat not ``human``), seeded from the game's
-    seed and their seat, so a rebuilt game seats exactly the same players."""
-    return {
+    seed and their seat, so a rebuilt game seats exactly the same players. Each is guarded
+    (:mod:`apokalypse.bots.guard`): a player that raises or overruns is replaced by the
+    heuristic for that move, and the fault logged, instead of stopping the game.
+
+    A seat kind is a player's name (``heuristic``, ``expert`` …), never a budget
+    (``ismcts:500``): the server's players are its own choice of strength and cost."""
+    for kind in kinds:
+        if ":" in kind:
+            raise ConfigError(
+                f"seat kind {kind!r}: name a computer player without a budget (easy, medium,"
+                " hard, expert …)"
+            )
+    players = {
         seat: make_bot(kind, seat_seed(seed, seat), game)
         for seat, kind in enumerate(kinds)
         if kind != HUMAN
     }
+
+    def stand_in(seat: int) -> Player[Any, Any]:  # seeded apart from every seat's own player
+        return make_bot(STAND_IN, seat_seed(seed, seat + 64), game)
+
+    return guard_all(players, stand_in)
 
 
 class Refused(Exception):

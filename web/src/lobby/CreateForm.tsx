@@ -18,7 +18,10 @@ const VARIANTS: Record<GameName, { id: string; en: string; de: string }[]> = {
     { id: "example-content", en: "Example card effects and faction abilities", de: "Beispiel-Karteneffekte und Fraktionsfähigkeiten" },
   ],
 };
-export type SeatKind = "human" | "heuristic" | "random" | "ismcts";
+// The difficulty levels (``bots/levels.py``: easy = the heuristic with 40 % random moves, medium =
+// the heuristic, hard = ISMCTS 300 iterations, expert = ISMCTS 1,500 iterations with ethos beliefs)
+// and the players by their own names.
+export type SeatKind = "human" | "easy" | "medium" | "hard" | "expert" | "heuristic" | "random" | "ismcts";
 
 interface CreateFormProps {
   lang: Lang;
@@ -97,9 +100,15 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
               }}
             >
               <option value="human">{t("human")}</option>
-              <option value="heuristic">{t("computerHeuristic")}</option>
-              <option value="random">{t("computerRandom")}</option>
-              <option value="ismcts">{t("computerSearch")}</option>
+              <option value="easy">{t("levelEasy")}</option>
+              <option value="medium">{t("levelMedium")}</option>
+              <option value="hard">{t("levelHard")}</option>
+              <option value="expert">{t("levelExpert")}</option>
+              <optgroup label={t("computerOther")}>
+                <option value="heuristic">{t("computerHeuristic")}</option>
+                <option value="random">{t("computerRandom")}</option>
+                <option value="ismcts">{t("computerSearch")}</option>
+              </optgroup>
             </select>
           </label>
         ))}

@@ -24,8 +24,10 @@ loss. A share (:data:`STANDING`) of every value is the player's total against th
 instead: points count toward every way of winning, and a chance to win that is already near 0
 or 1 would leave a search nothing to tell its moves apart by.
 
-The ethos of the others is the sampled world's (the sampler drew it), which is why the
-evaluation takes the world: its observation alone shows only one seat's ethos.
+The ethos of the others is the sampled world's, which is why the evaluation takes the world: its
+observation alone shows only one seat's ethos. The sampler deals it from the ethos cards left; a
+player with ethos beliefs (``beliefs.py``) redraws it from what the others did, so the search's
+values are weighted by that belief.
 """
 
 from __future__ import annotations

@@ -26,17 +26,37 @@ ISMCTS_ITERATIONS = 300
 ISMCTS_ROLLOUT_DEPTH = 0
 
 
-def _ismcts(seed: int) -> Player[Any, Any]:
+def ismcts(
+    seed: int,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    beliefs: bool = False,
+) -> Player[Any, Any]:
+    """The searching player: ``iterations`` or ``seconds`` per decision (neither: the default
+    :data:`ISMCTS_ITERATIONS`). Apokerlypse has no ethos to believe in: ``beliefs`` is accepted
+    for the same signature as Apokalypse's factory and must stay False."""
+    from apokalypse.engine.errors import ConfigError
+
     from ..ismcts import ISMCTSPlayer
     from .evaluate import evaluate
 
+    if beliefs:
+        raise ConfigError("Apokerlypse has no ethos: its searching player has no beliefs")
+    if iterations is None and seconds is None:
+        iterations = ISMCTS_ITERATIONS
     return ISMCTSPlayer(
         seed,
-        iterations=ISMCTS_ITERATIONS,
+        iterations=iterations,
+        seconds=seconds,
         rollout_depth=ISMCTS_ROLLOUT_DEPTH,
         evaluate=evaluate,
         fallback=_heuristic,  # answers when asked without a sampler (a game being caught up)
     )
+
+
+def _ismcts(seed: int) -> Player[Any, Any]:
+    return ismcts(seed)
 
 
 BOTS: dict[str, PlayerFactory] = {"heuristic": _heuristic, "ismcts": _ismcts}

@@ -1,0 +1,212 @@
+"""Difficulty levels, and players with an explicit search budget, for every game with players.
+
+A level is a named player and budget, the same four names for both games:
+
+========  ======================================================================================
+easy      the heuristic, which plays a uniformly random legal action 40 % of the time (drawn
+          from its own seeded stream, so a game replayed from its seed makes the same choices)
+medium    the heuristic
+hard      ISMCTS, 300 iterations per decision, no ethos beliefs (every world equally likely)
+expert    ISMCTS, 1,500 iterations per decision, with ethos beliefs (Apokalypse; Apokerlypse
+          has no hidden ethos and searches with its game's own default)
+========  ======================================================================================
+
+Budgets are iteration counts, not seconds: a game played again from its seed (a simulation
+rerun, a server rebuilding a game after a restart) makes the same choices.
+
+A budget can also be given with the player's name, ``ismcts:500`` (iterations per decision) or
+``ismcts:0.1s`` (seconds per decision; a game then depends on the machine's speed), and the
+searching levels take one too (``expert:3000``). :func:`parse_spec` checks such a spec and
+refuses a bad one in one line naming what is wrong.
+
+The searching players come from each game's factory ``apokalypse.bots.<game>.ismcts(seed, *,
+iterations=None, seconds=None, beliefs=…)``, imported on first use: listing the names
+(``--help``) must not load the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, TypeVar
+
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.events import EventView
+from apokalypse.engine.match import Player
+from apokalypse.engine.rng import Rng
+
+from .base import BaseBot, PlayerFactory
+
+A = TypeVar("A")
+
+EASY_RANDOM_SHARE = 0.4  # how often ``easy`` ignores its heuristic and plays any legal action
+HARD_ITERATIONS = 300
+EXPERT_ITERATIONS = 1_500
+SEARCHING = ("ismcts", "hard", "expert")  # the names that take a budget after ':'
+LEVELS = ("easy", "medium", "hard", "expert")  # easiest first
+# Ethos beliefs are about Apokalypse's hidden ethos; other games search with their default.
+BELIEF_GAMES = frozenset({"apokalypse"})
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search budget per decision: exactly one of iterations or seconds."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A player as named on a command line: ``name`` alone or ``name:budget``."""
+
+    name: str
+    budget: Budget | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.budget is None else f"{self.name}:{self.budget}"
+
+
+class Sloppy(BaseBot):
+    """The ``easy`` level: the heuristic, except that a share of its decisions is a uniformly
+    random legal action. Both draws come from streams of its own seed."""
+
+    name = "easy"
+
+    def __init__(self, seed: int, heuristic: Player[Any, Any], share: float) -> None:
+        self.rng = Rng(seed)
+        self.heuristic = heuristic
+        self.share = share
+
+    def choose(self, observation: Any, legal: Sequence[A]) -> A:
+        # One draw per decision whatever is chosen: a resumed game's stream stays in step.
+        roll = self.rng.next64() / 2**64
+        pick = self.rng.next64()
+        if roll < self.share and len(legal) > 1:
+            return legal[pick % len(legal)]
+        chosen: A = self.heuristic.choose(observation, legal)
+        return chosen
+
+    def observe(self, events: Sequence[EventView]) -> None:
+        self.heuristic.observe(events)
+
+
+def parse_budget(text: str, name: str) -> Budget:
+    """``"500"`` → 500 iterations, ``"0.1s"`` → 0.1 seconds; anything else, zero or negative
+    is a one-line :class:`ConfigError`."""
+    raw = text.strip().lower()
+    where = f"{name}:{text.strip()}"
+    if raw.endswith("s"):
+        try:
+            seconds = float(raw[:-1])
+        except ValueError:
+            seconds = math.nan
+        if not (math.isfinite(seconds) and 0 < seconds <= 3600):
+            raise ConfigError(
+                f"bad budget in {where!r}: seconds per decision must be a number more than 0 and"
+                " at most 3600, like 0.5s"
+            )
+        return Budget(seconds=seconds)
+    if raw.isascii() and raw.isdigit() and 0 < int(raw) <= 10_000_000:
+        return Budget(iterations=int(raw))
+    raise ConfigError(
+        f"bad budget in {where!r}: give iterations per decision, a whole number 1 … 10,000,000"
+        " like 500, or seconds per decision like 0.5s"
+    )
+
+
+def parse_spec(text: str, known: Sequence[str], game: str) -> Spec:
+    """A player spec of ``game``, checked against the ``known`` names: a one-line
+    :class:`ConfigError` for an unknown name, a budget on a player that takes none, or a bad
+    budget."""
+    name, colon, budget = text.strip().lower().partition(":")
+    name = name.strip()
+    if not name:
+        raise ConfigError(f"no computer player named in {text!r}")
+    if name not in known:
+        raise ConfigError(f"unknown bot {name!r} for {game} (known: {', '.join(sorted(known))})")
+    if not colon:
+        return Spec(name)
+    if name not in SEARCHING:
+        raise ConfigError(
+            f"{name!r} takes no budget ({text.strip()!r}); only {', '.join(SEARCHING)} search"
+        )
+    return Spec(name, parse_budget(budget, name))
+
+
+def _searcher(game: str) -> Callable[..., Player[Any, Any]]:
+    factory: Callable[..., Player[Any, Any]] = import_module(f"apokalypse.bots.{game}").ismcts
+    return factory
+
+
+def searching(
+    game: str, seed: int, budget: Budget, beliefs: bool | None = None
+) -> Player[Any, Any]:
+    """The game's ISMCTS player with ``budget`` (``beliefs`` None: the game's default)."""
+    options: dict[str, Any] = {"iterations": budget.iterations, "seconds": budget.seconds}
+    if beliefs is not None:
+        options["beliefs"] = beliefs
+    return _searcher(game)(seed, **options)
+
+
+def _named(player: Player[Any, Any], name: str) -> Player[Any, Any]:
+    """The player under its level's name (what logs, records and the lobby show)."""
+    player.name = name
+    return player
+
+
+def level_factories(game: str, own: dict[str, PlayerFactory]) -> dict[str, PlayerFactory]:
+    """The four levels for a game whose own players are ``own`` (a game without a heuristic
+    gets none: its players are the random one only)."""
+    heuristic = own.get("heuristic")
+    if heuristic is None:
+        return {}
+
+    def easy(seed: int) -> Player[Any, Any]:
+        return Sloppy(Rng(seed).next64(), heuristic(seed), EASY_RANDOM_SHARE)
+
+    def medium(seed: int) -> Player[Any, Any]:
+        return _named(heuristic(seed), "medium")
+
+    def hard(seed: int) -> Player[Any, Any]:
+        return _named(searching(game, seed, Budget(HARD_ITERATIONS), beliefs=False), "hard")
+
+    def expert(seed: int) -> Player[Any, Any]:
+        beliefs = True if game in BELIEF_GAMES else None
+        return _named(searching(game, seed, Budget(EXPERT_ITERATIONS), beliefs), "expert")
+
+    return {"easy": easy, "medium": medium, "hard": hard, "expert": expert}
+
+
+def budgeted(game: str, spec: Spec, seed: int) -> Player[Any, Any]:
+    """A searching player (``ismcts``, ``hard`` or ``expert``) with the spec's own budget."""
+    assert spec.budget is not None and spec.name in SEARCHING
+    if spec.name == "hard":
+        beliefs: bool | None = False
+    elif spec.name == "expert":
+        beliefs = True if game in BELIEF_GAMES else None
+    else:
+        beliefs = None
+    return _named(searching(game, seed, spec.budget, beliefs), str(spec))
+
+
+__all__ = [
+    "EASY_RANDOM_SHARE",
+    "EXPERT_ITERATIONS",
+    "HARD_ITERATIONS",
+    "LEVELS",
+    "SEARCHING",
+    "Budget",
+    "Sloppy",
+    "Spec",
+    "budgeted",
+    "level_factories",
+    "parse_budget",
+    "parse_spec",
+    "searching",
+]

@@ -1,0 +1,491 @@
+"""``apokalypse tournament``: which computer player is stronger, with confidence intervals.
+
+Two or more player specs (``heuristic``, ``expert``, ``ismcts:0.1s`` …) play N-player games.
+
+- **Seats rotate.** Spec ``i`` of ``k`` sits at the seats ``q`` with ``(q + r) % k == i`` in a
+  game of rotation ``r``, so across the ``k`` rotations every spec sits in every seat.
+- **Duplicate deals.** One deal (a seed: the same cards, the same ethos cards, the same players'
+  seeds by seat) is played once per rotation: every spec plays every seat's hand and ethos of
+  that deal. ``--games`` is rounded up to whole deals. The luck of the deal cancels in the
+  difference between two specs, which is why the difference has its own, narrower interval:
+  the normal approximation on the per-deal differences of the win rates (each deal one paired
+  sample), rather than two independent intervals.
+- **Intervals** (95 %): a win rate per seat with Wilson's score interval; the mean points
+  (Apokalypse) or chips won (Apokerlypse) per seat with the normal approximation.
+- Games run in worker processes (``--jobs``); a game's numbers depend on its seed and lineup
+  only, whatever the number of workers. A seconds budget (``ismcts:0.1s``) depends on the
+  machine's speed and load, and on how many workers share it.
+
+``--beliefs`` measures the ethos beliefs instead (Apokalypse):
+``apokalypse.bots.apokalypse.beliefs.belief_in_game`` plays ``--games`` seeded games of the
+heuristic and returns, at the second horseman, the prior of the true ethos assignment and the
+belief in it; reported is the mean ratio belief/prior with its interval (above 1: the belief
+learned something true from the moves).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from apokalypse.bots import check_bot, make_bot, seat_seed
+from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.match import MAX_DECISIONS, Match
+from apokalypse.engine.registry import get_game
+from apokalypse.engine.rng import SEED_LIMIT, check_seed
+
+from .simulate import MAX_GAMES, MAX_JOBS, Stop, _worker_start
+
+Z95 = 1.959964  # the normal quantile of a two-sided 95 % interval
+IN_FLIGHT_PER_JOB = 4
+POLL_SECONDS = 0.2
+LABELS = "abcdefgh"
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval of a proportion (good at small n and rates near 0 or 1)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # the rate itself always lies inside (rounding at 0 % and 100 % must not push it out)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean and its normal-approximation interval (sample standard deviation); one value
+    has no interval (NaN: ``null`` in the JSON)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, math.nan, math.nan)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+# --- one game, in a worker ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game of the tournament: deal ``deal`` (seed ``seed``) in rotation ``rotation``;
+    ``lineup[q]`` is the index of the spec at seat ``q``."""
+
+    index: int
+    deal: int
+    rotation: int
+    seed: int
+    game: str
+    specs: tuple[str, ...]
+    lineup: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game's outcome by seat: winners, score (points, or chips won), decision time, moves."""
+
+    pairing: Pairing
+    winners: tuple[int, ...] = ()
+    scores: tuple[float, ...] = ()
+    seconds: tuple[float, ...] = ()
+    moves: tuple[int, ...] = ()
+    error: str | None = None
+
+
+def lineup(specs: int, players: int, rotation: int) -> tuple[int, ...]:
+    """Who sits where in a rotation: seat ``q`` gets spec ``(q + rotation) % specs``."""
+    return tuple((q + rotation) % specs for q in range(players))
+
+
+def chips_at_start(game: str) -> int:
+    """Apokerlypse's chips per player before the first ante (K-SETUP-2): "chips won" counts
+    from there."""
+    start: int = import_module(f"apokalypse.games.{game}.setup").START_CHIPS
+    return start
+
+
+def play(pairing: Pairing) -> Played:
+    """Play one game; an exception is reported, not raised (one broken game must not end a
+    tournament; it is counted as an error and left out of the figures)."""
+    players = len(pairing.lineup)
+    try:
+        rules = get_game(pairing.game)
+        state = rules.new_game(rules.config_from_options(players, [], None), pairing.seed)
+        bots = {
+            q: make_bot(pairing.specs[i], seat_seed(pairing.seed, q), pairing.game)
+            for q, i in enumerate(pairing.lineup)
+        }
+        match: Match[Any, Any] = Match(state, bots)
+        match.start()
+        seconds = [0.0] * players
+        moves = [0] * players
+        while not state.is_over and len(match.actions) < MAX_DECISIONS:
+            seat = state.to_act
+            start = time.perf_counter()
+            match.play_turn()
+            seconds[seat] += time.perf_counter() - start
+            moves[seat] += 1
+        result = state.result
+        if result is None:
+            raise ConfigError(f"no end after {MAX_DECISIONS} decisions")
+        data = result.to_json()
+        if "totals" in data:  # Apokalypse: the points of the reckonings and horseman cards
+            scores = [float(v) for v in data["totals"]]
+        else:  # Apokerlypse: chips won
+            scores = [float(v) - chips_at_start(pairing.game) for v in data["chips"]]
+        return Played(
+            pairing,
+            tuple(int(q) for q in data["winners"]),
+            tuple(scores),
+            tuple(seconds),
+            tuple(moves),
+        )
+    except Exception as exc:
+        return Played(pairing, error=f"{type(exc).__name__}: {exc}")
+
+
+def belief_ratio(task: tuple[int, int]) -> tuple[int, float, float] | None:
+    """``--beliefs``: one seeded game's (seed, prior, belief), or None when it has no good seat
+    or no second horseman."""
+    players, seed = task
+    beliefs = import_module("apokalypse.bots.apokalypse.beliefs")
+    measured: tuple[float, float] | None = beliefs.belief_in_game(players, seed, bots="heuristic")
+    if measured is None:
+        return None
+    return (seed, float(measured[0]), float(measured[1]))
+
+
+# --- running the games --------------------------------------------------------------------------
+
+
+def run_all(
+    work: Callable[[T], R], tasks: Sequence[T], jobs: int, advance: Callable[[], None], stop: Stop
+) -> Iterator[R]:
+    """Every task's result as it finishes (from workers: in any order), until the tasks run out
+    or a stop is asked for (Ctrl-C: the games under way finish and count)."""
+    if jobs == 1:
+        for task in tasks:
+            if stop.requested:
+                return
+            yield work(task)
+            advance()
+        return
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    try:
+        waiting = list(reversed(tasks))  # handed out from the end: the first task first
+        pending: set[Future[R]] = set()
+        while True:
+            while waiting and not stop.requested and len(pending) < jobs * IN_FLIGHT_PER_JOB:
+                pending.add(pool.submit(work, waiting.pop()))
+            if stop.requested:
+                pending = {f for f in pending if not f.cancel()}
+            if not pending:
+                return
+            done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                advance()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def progress_bar(title: str) -> Progress:
+    """A bar on stderr, so that ``--json`` output on stdout stays clean."""
+    return Progress(
+        TextColumn(title),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
+# --- the summary --------------------------------------------------------------------------------
+
+
+def summarise(
+    game: str, specs: Sequence[str], players: int, played: Sequence[Played]
+) -> dict[str, Any]:
+    """The figures per spec, the seats each spec sat in, and the paired difference of each spec
+    to the first (spec ``a``) over the complete duplicate deals."""
+    k = len(specs)
+    ok = [p for p in played if p.error is None]
+    per: list[dict[str, Any]] = []
+    for i, spec in enumerate(specs):
+        seats = wins = moves = 0
+        seconds = 0.0
+        scores: list[float] = []
+        by_seat = [0] * players
+        for p in ok:
+            for q, who in enumerate(p.pairing.lineup):
+                if who != i:
+                    continue
+                seats += 1
+                by_seat[q] += 1
+                wins += q in p.winners
+                scores.append(p.scores[q])
+                seconds += p.seconds[q]
+                moves += p.moves[q]
+        low, high = wilson(wins, seats)
+        mean, mean_low, mean_high = mean_interval(scores)
+        per.append(
+            {
+                "label": LABELS[i],
+                "spec": spec,
+                "games": sum(1 for p in ok if i in p.pairing.lineup),
+                "seats": seats,
+                "wins": wins,
+                "win_rate": _r(wins / seats if seats else math.nan),
+                "win_rate_ci95": [_r(low), _r(high)],
+                "mean_score": _r(mean),
+                "mean_score_ci95": [_r(mean_low), _r(mean_high)],
+                "moves": moves,
+                "seconds_per_move": _r(seconds / moves if moves else math.nan, 6),
+                "seats_by_position": by_seat,
+            }
+        )
+    deals: dict[int, list[Played]] = {}
+    for p in played:
+        deals.setdefault(p.pairing.deal, []).append(p)
+    complete = [
+        games for games in deals.values() if len(games) == k and all(g.error is None for g in games)
+    ]
+    differences = []
+    for i in range(1, k):
+        diffs = [_deal_rate(games, 0) - _deal_rate(games, i) for games in complete]
+        mean, low, high = mean_interval(diffs)
+        differences.append(
+            {
+                "a": specs[0],
+                "b": specs[i],
+                "labels": f"{LABELS[0]}-{LABELS[i]}",
+                "win_rate_difference": _r(mean),
+                "ci95": [_r(low), _r(high)],
+                "deals": len(diffs),
+                "method": "normal approximation on per-deal differences (duplicate deals)",
+            }
+        )
+    errors = [p for p in played if p.error is not None]
+    return {
+        "game": game,
+        "players": players,
+        "score": "points" if game == "apokalypse" else "chips won",
+        "games": len(ok),
+        "deals": len(deals),
+        "errors": len(errors),
+        "first_errors": [f"game {p.pairing.index}: {p.error}" for p in errors[:5]],
+        "specs": per,
+        "differences": differences,
+    }
+
+
+def _deal_rate(games: Sequence[Played], spec: int) -> float:
+    """Spec ``spec``'s win rate over its seats in one deal's games."""
+    seats = wins = 0
+    for p in games:
+        for q, who in enumerate(p.pairing.lineup):
+            if who == spec:
+                seats += 1
+                wins += q in p.winners
+    return wins / seats if seats else 0.0
+
+
+def _r(value: float, digits: int = 4) -> float | None:
+    return None if math.isnan(value) else round(value, digits)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+def print_summary(data: dict[str, Any], console: Console) -> None:
+    console.print(
+        f"{data['game']}, {data['players']} players: {data['games']} games in {data['deals']}"
+        f" duplicate deals, {data['errors']} errors, {data['seconds']:.1f} s"
+    )
+    table = Table(title="Per seat: win rate and mean, with 95 % intervals", box=box.SIMPLE)
+    table.add_column("player", no_wrap=True)
+    for head in ("seats", "win %", "95 % CI", data["score"], "95 % CI", "ms/move"):
+        table.add_column(head, justify="right", no_wrap=True)
+    for s in data["specs"]:
+        low, high = s["win_rate_ci95"]
+        mlow, mhigh = s["mean_score_ci95"]
+        table.add_row(
+            f"{s['label']}: {s['spec']}",
+            str(s["seats"]),
+            "–" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}",
+            "–" if low is None else f"{100 * low:.1f}–{100 * high:.1f}",
+            "–" if s["mean_score"] is None else f"{s['mean_score']:.2f}",
+            "–" if mlow is None else f"{mlow:.2f}…{mhigh:.2f}",
+            "–" if s["seconds_per_move"] is None else f"{1000 * s['seconds_per_move']:.2f}",
+        )
+    console.print(table)
+    for d in data["differences"]:
+        low, high = d["ci95"]
+        value = d["win_rate_difference"]
+        shown = (
+            "–"
+            if value is None or low is None
+            else (f"{100 * value:+.1f} points (95 % CI {100 * low:+.1f} … {100 * high:+.1f})")
+        )
+        console.print(
+            f"win rate {d['a']} − {d['b']}: {shown}, paired over {d['deals']} duplicate deals"
+        )
+    for line in data["first_errors"]:
+        console.print(f"[red]{line}[/red]", highlight=False)
+
+
+def summarise_beliefs(
+    players: int, measured: Sequence[tuple[int, float, float] | None]
+) -> dict[str, Any]:
+    kept = [m for m in measured if m is not None]
+    ratios = [belief / prior for _, prior, belief in kept if prior > 0]
+    mean, low, high = mean_interval(ratios)
+    return {
+        "game": "apokalypse",
+        "players": players,
+        "bots": "heuristic",
+        "games": len(measured),
+        "measured": len(kept),
+        "skipped": len(measured) - len(kept),
+        "mean_prior": _r(sum(p for _, p, _ in kept) / len(kept) if kept else math.nan),
+        "mean_belief": _r(sum(b for _, _, b in kept) / len(kept) if kept else math.nan),
+        "mean_ratio": _r(mean),
+        "ratio_ci95": [_r(low), _r(high)],
+    }
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def check_run(games: int, jobs: int, seed: int) -> None:
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"--games must be 1–{MAX_GAMES:,}, not {games}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ConfigError(f"--jobs must be 1–{MAX_JOBS}, not {jobs}")
+    try:
+        check_seed(seed)
+    except ConfigError as exc:
+        raise ConfigError(f"--seed: {exc}") from None
+    if seed + games >= SEED_LIMIT:
+        raise ConfigError(f"--seed {seed} with --games {games}: the last seed would pass 2**64 - 1")
+
+
+def pairings(game: str, specs: Sequence[str], players: int, games: int, seed: int) -> list[Pairing]:
+    """``games`` rounded up to whole deals of ``len(specs)`` rotations each."""
+    k = len(specs)
+    deals = math.ceil(games / k)
+    return [
+        Pairing(d * k + r, d, r, seed + d, game, tuple(specs), lineup(k, players, r))
+        for d in range(deals)
+        for r in range(k)
+    ]
+
+
+def run_tournament(
+    game: str,
+    players: int,
+    games: int,
+    jobs: int,
+    specs: Sequence[str],
+    seed: int,
+    json_out: bool,
+    out: Path | None,
+    beliefs: bool,
+) -> int:
+    """Play (or measure the beliefs) and report; the exit status: 0, 1 when a game failed,
+    130/143 when interrupted (the report then covers the games that finished)."""
+    rules = get_game(game.strip().lower())
+    check_run(games, jobs, seed)
+    rules.config_from_options(players, [], None)  # a bad player count names its rule
+    console = Console(highlight=False)
+    start = time.perf_counter()
+    with Stop().catching() as stop:
+        if beliefs:
+            if rules.name != "apokalypse":
+                raise ConfigError(
+                    "--beliefs measures Apokalypse's ethos beliefs: --game apokalypse"
+                )
+            tasks = [(players, seed + i) for i in range(games)]
+            with progress_bar("beliefs") as bar:
+                job = bar.add_task("beliefs", total=len(tasks))
+                measured = list(
+                    run_all(belief_ratio, tasks, min(jobs, games), lambda: bar.advance(job), stop)
+                )
+            data = summarise_beliefs(players, measured)
+        else:
+            checked = [check_bot(spec, rules.name) for spec in specs]
+            if len(checked) < 2:
+                raise ConfigError("a tournament needs two player specs or more (--a and --b)")
+            if len(checked) > len(LABELS):
+                raise ConfigError(f"at most {len(LABELS)} player specs")
+            tasks_ = pairings(rules.name, checked, players, games, seed)
+            with progress_bar("games") as bar:
+                job = bar.add_task("games", total=len(tasks_))
+                played = list(
+                    run_all(play, tasks_, min(jobs, len(tasks_)), lambda: bar.advance(job), stop)
+                )
+            data = summarise(rules.name, checked, players, sorted(played, key=_index))
+    data["seed"] = seed
+    data["jobs"] = jobs
+    data["seconds"] = round(time.perf_counter() - start, 2)
+    text = json.dumps(data, indent=1)
+    if out is not None:
+        out.write_text(text + "\n", "utf-8")
+    if json_out:
+        print(text)
+    elif beliefs:
+        low, high = data["ratio_ci95"]
+        console.print(
+            f"ethos beliefs at the second horseman, {players} players, heuristic play:"
+            f" {data['measured']} of {data['games']} games measured; belief/prior of the true"
+            f" assignment {data['mean_ratio']} (95 % CI {low} – {high}); mean prior"
+            f" {data['mean_prior']}, mean belief {data['mean_belief']}"
+        )
+    else:
+        print_summary(data, console)
+    if stop.requested:
+        print("interrupted: the report covers the games that finished", file=sys.stderr)
+        return stop.status
+    return 1 if data.get("errors") else 0
+
+
+def _index(p: Played) -> int:
+    return p.pairing.index
+
+
+__all__ = [
+    "Pairing",
+    "Played",
+    "lineup",
+    "mean_interval",
+    "pairings",
+    "play",
+    "run_tournament",
+    "summarise",
+    "wilson",
+]

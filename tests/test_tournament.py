@@ -1,0 +1,152 @@
+"""``apokalypse tournament``: seats rotated, duplicate deals, win counts that add up, intervals
+that hold their rate, the same figures with one worker or two, the JSON fields, ``--beliefs`` and
+one-line refusals of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apokalypse.cli.tournament import lineup, mean_interval, pairings, wilson
+from tests import commands
+
+
+def tournament(*args: str) -> Any:
+    return commands.run([*commands.CLI, "tournament", *args])
+
+
+def report(tmp_path: Path, *args: str) -> dict[str, Any]:
+    out = tmp_path / "report.json"
+    run = tournament(*args, "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    data: dict[str, Any] = json.loads(out.read_text("utf-8"))
+    return data
+
+
+# --- the statistics -----------------------------------------------------------------------------
+
+
+@given(st.integers(min_value=1, max_value=5000), st.data())
+def test_wilson_interval_holds_its_rate_and_stays_in_0_1(n, data):
+    wins = data.draw(st.integers(min_value=0, max_value=n))
+    low, high = wilson(wins, n)
+    assert 0.0 <= low <= wins / n <= high <= 1.0
+
+
+def test_wilson_matches_a_known_value():
+    # 8 of 10: Wilson's interval is 0.4902 … 0.9433 (z = 1.96)
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-3) and high == pytest.approx(0.9433, abs=1e-3)
+
+
+@given(st.lists(st.floats(min_value=-100, max_value=100), min_size=2, max_size=50))
+def test_mean_interval_holds_the_mean(values):
+    mean, low, high = mean_interval(values)
+    assert low - 1e-9 <= mean <= high + 1e-9
+
+
+@given(st.integers(min_value=2, max_value=4), st.integers(min_value=2, max_value=6))
+def test_rotations_seat_every_spec_in_every_seat(specs, players):
+    seen = {(q, who) for r in range(specs) for q, who in enumerate(lineup(specs, players, r))}
+    assert seen == {(q, i) for q in range(players) for i in range(specs)}
+
+
+def test_games_round_up_to_whole_duplicate_deals():
+    games = pairings("apokalypse", ["heuristic", "random"], 4, 5, 100)
+    assert len(games) == 6
+    assert [(g.deal, g.rotation, g.seed) for g in games[:2]] == [(0, 0, 100), (0, 1, 100)]
+    assert games[0].lineup == (0, 1, 0, 1) and games[1].lineup == (1, 0, 1, 0)
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_tiny_tournament_adds_up(tmp_path, jobs):
+    data = report(
+        tmp_path, "--players", "4", "--games", "6", "--jobs", jobs, "--a", "heuristic",
+        "--b", "random", "--seed", "7",
+    )  # fmt: skip
+    assert data["games"] == 6 and data["deals"] == 3 and data["errors"] == 0
+    a, b = data["specs"]
+    assert (a["spec"], b["spec"]) == ("heuristic", "random")
+    assert a["seats"] == b["seats"] == 12  # half of the 4 seats of 6 games each
+    assert a["games"] == b["games"] == 6
+    # every seat sat by each spec equally often: seats rotated
+    assert a["seats_by_position"] == b["seats_by_position"] == [3, 3, 3, 3]
+    # every game has at least one winner; a tie may have more
+    assert 6 <= a["wins"] + b["wins"] <= 24
+    for spec in (a, b):
+        low, high = spec["win_rate_ci95"]
+        assert low <= spec["win_rate"] <= high
+        assert spec["win_rate"] == round(spec["wins"] / spec["seats"], 4)
+        mlow, mhigh = spec["mean_score_ci95"]
+        assert mlow <= spec["mean_score"] <= mhigh
+        assert spec["moves"] > 0 and spec["seconds_per_move"] > 0
+    (difference,) = data["differences"]
+    assert difference["deals"] == 3
+    assert difference["ci95"][0] <= difference["win_rate_difference"] <= difference["ci95"][1]
+    assert {"game", "players", "score", "seed", "jobs", "seconds"} <= set(data)
+    assert data["score"] == "points"
+
+
+def test_one_worker_or_two_give_the_same_figures(tmp_path):
+    args = ("--players", "3", "--games", "4", "--a", "random", "--b", "heuristic", "--json")
+    one, two = tournament(*args, "--jobs", "1"), tournament(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    first, second = json.loads(one.stdout), json.loads(two.stdout)
+    for data in (first, second):
+        for spec in data["specs"]:
+            spec.pop("seconds_per_move")
+        data.pop("seconds")
+        data.pop("jobs")
+    assert first == second
+
+
+def test_apokerlypse_reports_chips_won(tmp_path):
+    data = report(tmp_path, "--game", "apokerlypse", "--players", "2", "--games", "2")
+    assert data["score"] == "chips won"
+    a, b = data["specs"]
+    # chips only change hands (and the bank's): what one side wins is at most what it can
+    assert a["seats"] == b["seats"] == 2
+    assert a["seats_by_position"] == b["seats_by_position"] == [1, 1]
+
+
+def test_the_human_report_names_the_figures():
+    run = tournament("--games", "2", "--players", "3")
+    assert run.returncode == 0, run.stderr
+    assert "2 games in 1 duplicate deals" in run.stdout
+    assert "heuristic" in run.stdout and "random" in run.stdout and "95 %" in run.stdout
+
+
+def test_beliefs_mode_reports_the_mean_ratio(tmp_path):
+    """Needs ``apokalypse.bots.apokalypse.beliefs.belief_in_game``."""
+    data = report(tmp_path, "--beliefs", "--games", "3", "--players", "4", "--jobs", "2")
+    assert data["games"] == 3 and data["measured"] + data["skipped"] == 3
+    if data["measured"] >= 2:  # one game has no interval
+        low, high = data["ratio_ci95"]
+        assert low <= data["mean_ratio"] <= high
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--a", "grandmaster"], "unknown bot 'grandmaster'"),
+        (["--b", "ismcts:0s"], "bad budget in 'ismcts:0s'"),
+        (["--games", "0"], "--games must be"),
+        (["--games", "-3"], "--games must be"),
+        (["--jobs", "0"], "--jobs must be"),
+        (["--players", "9"], "2–6"),
+        (["--game", "apokerlypse", "--beliefs"], "--beliefs"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    run = tournament(*args)
+    assert run.returncode == 2, run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], run.stderr
