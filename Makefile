@@ -11,10 +11,26 @@ WEB_STAMP   := src/apokalypse/web/dist/.built
 WEB_SOURCES := web/package-lock.json $(wildcard web/*.json web/*.ts web/*.html web/scripts/*) \
                $(shell find web/src -path web/src/wire -prune -o -type f -print 2>/dev/null) \
                $(wildcard schema/*)
+# The compiled build of the rules (mypyc, scripts/build_compiled.py) and what it is made from: the
+# rules and engine sources, the build script and the package's build chooser, the locked mypy. It
+# lives in build/mypyc, never in src/; the package loads it only while its manifest's hashes match
+# the sources (src/apokalypse/_build.py). No C compiler: the script says so and the pure-Python
+# rules run (the manifest is then never made, and the next make asks again, at no cost).
+COMPILED_STAMP   := build/mypyc/manifest.json
+COMPILED_SOURCES := $(shell find src/apokalypse/engine src/apokalypse/games -name '*.py' 2>/dev/null) \
+                    scripts/build_compiled.py src/apokalypse/_build.py uv.lock
+# The tests run again on the other build: the rules, their determinism and the recorded games.
+# Not the players' strength nor the terminal sessions: the bots are pure Python in both builds, and
+# those tests are about a quarter of the run's time.
+RULES_TESTS := tests/apokalypse tests/apokerlypse tests/test_determinism.py tests/test_golden.py \
+               tests/test_old_records.py tests/test_record_digest.py tests/test_conformance.py \
+               tests/test_ismcts.py tests/test_builds.py \
+               $(foreach g,apokalypse apokerlypse,--ignore=tests/$(g)/test_bots.py \
+                                                  --ignore=tests/$(g)/test_cli_play.py)
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run play test lint typecheck pytest bench clean web
+.PHONY: run play test lint typecheck pytest bench clean web compiled
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -25,24 +41,35 @@ $(STAMP): $(UV) pyproject.toml uv.lock
 	touch $(STAMP)
 
 # The web app on http://127.0.0.1:8000 over an embedded SQLite file (apokalypse.sqlite3).
-run: $(STAMP) $(WEB_STAMP)
+run: $(STAMP) $(WEB_STAMP) $(COMPILED_STAMP)
 	$(VENV)/bin/apokalypse serve
 
 # The game in the terminal.
-play: $(STAMP)
+play: $(STAMP) $(COMPILED_STAMP)
 	$(VENV)/bin/apokalypse play
 
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests
-	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/ruff check src tests scripts
+	$(VENV)/bin/ruff format --check src tests scripts
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-pytest: $(STAMP) $(WEB_STAMP)
-	$(VENV)/bin/pytest --cov --cov-report=term:skip-covered
+# Every test on the compiled build, then the rules tests again on the pure-Python one; coverage
+# adds up both runs (compiled code is not traced). Without a compiled build: every test, pure.
+pytest: $(STAMP) $(WEB_STAMP) $(COMPILED_STAMP)
+	@if [ -f $(COMPILED_STAMP) ]; then \
+	    echo "pytest: every test on the compiled build (APOKALYPSE_BUILD=compiled)"; \
+	    APOKALYPSE_BUILD=compiled $(VENV)/bin/pytest --cov --cov-report= && \
+	    echo "pytest: the rules tests on the pure-Python build (APOKALYPSE_BUILD=pure)" && \
+	    APOKALYPSE_BUILD=pure $(VENV)/bin/pytest --cov --cov-append \
+	        --cov-report=term:skip-covered $(RULES_TESTS); \
+	else \
+	    echo "pytest: no compiled build, every test on the pure-Python build"; \
+	    APOKALYPSE_BUILD=pure $(VENV)/bin/pytest --cov --cov-report=term:skip-covered; \
+	fi
 
 # The browser pages (web/, TypeScript + Preact built by Vite into src/apokalypse/web/dist): npm ci
 # and the build run again only when the lock file, the sources, the configs or the wire schemas
@@ -53,8 +80,14 @@ $(WEB_STAMP): $(WEB_SOURCES)
 	cd web && npm ci --no-audit --no-fund && npm run build
 	touch $(WEB_STAMP)
 
-bench: $(STAMP)
+bench: $(STAMP) $(COMPILED_STAMP)
 	$(VENV)/bin/apokalypse bench
 
+# MYPYC_OPT_LEVEL (default 2) and BUILD_JOBS (default: the cores) tune the build.
+compiled: $(COMPILED_STAMP)
+
+$(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
+	$(VENV)/bin/python scripts/build_compiled.py
+
 clean:
-	rm -rf $(VENV) $(TOOLS)
+	rm -rf $(VENV) $(TOOLS) build

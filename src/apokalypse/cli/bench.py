@@ -1,28 +1,48 @@
-"""``apokalypse bench``: how fast the engine plays, for search and simulation budgets.
+"""``apokalypse bench``: how fast the engine plays, for search and simulation budgets, in both
+builds of the rules — pure Python and compiled by mypyc (``apokalypse/_build.py``) — side by side.
 
-Two figures per player count (Apokalypse 2, 4, 6; Apokerlypse 2, 3, 4): random-play decisions
-per second (legal actions, one uniform choice, apply — the inner loop of any playout) and the
-cost of ``state.clone()`` on mid-game states (the price of every search node). Apokerlypse adds
-poker-hand evaluations per second (the final scoring's inner loop). The clock is read here and
-nowhere in ``games/`` (ARCHITECTURE: the rules have no clocks).
+Each build is measured in a process of its own (``APOKALYPSE_BUILD=pure`` / ``compiled``, one
+after the other, never at once), which prints its figures as JSON (``python -m
+apokalypse.cli.bench GAME SECONDS``); this process puts them in one table with the speed-up.
+
+The figures, per player count (Apokalypse 2, 4, 6; Apokerlypse 2, 3, 4): random-play decisions
+per second (legal actions, one uniform choice, apply — the inner loop of any playout), the cost
+of ``state.clone()`` (the price of every search node) and of ``state.determinize(seat, rng)``
+(a sampled world for a random seat: the price of every ISMCTS iteration), both on mid-game
+states. At 4 players: the heuristic player's decisions per second on mid-game observations and
+ISMCTS iterations per second mid-game. Apokerlypse adds poker-hand evaluations per second (the
+final scoring's inner loop). Times are the measuring process's CPU time (:data:`clock`). The
+clock is read here and nowhere in ``games/`` (ARCHITECTURE: the rules have no clocks).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import platform
+import subprocess
+import sys
 import time
 from typing import Any
 
+from apokalypse import build_info
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
 
+# The clock: this process's CPU time, not the wall's. The machines these figures come from are
+# shared, and a second process on the same core would count as the engine's time; the work is
+# single-threaded, so on an idle machine both clocks agree.
+clock = time.process_time
+
 PLAYER_COUNTS = {"apokalypse": (2, 4, 6), "apokerlypse": (2, 3, 4)}
+BOT_PLAYERS = 4  # the heuristic and ISMCTS figures: 4-player games
 CLONE_SAMPLES = 40
+BOT_SAMPLES = 24
 MAX_SECONDS = 3600  # per player count: an hour is already far more than a figure needs
 CHECK_EVERY = 64  # reading the clock is not free; look at it every so many decisions
+BUILDS = ("pure", "compiled")
 
 
 def decisions_per_sec(
@@ -35,7 +55,7 @@ def decisions_per_sec(
     decisions = 0
     games = 0
     state = rules.new_game(config, games)
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         if state.is_over:
@@ -43,9 +63,9 @@ def decisions_per_sec(
             state = rules.new_game(config, games)
         state.apply(rng.choice(list(state.legal_actions())))
         decisions += 1
-        if decisions % CHECK_EVERY == 0 and time.perf_counter() >= deadline:
+        if decisions % CHECK_EVERY == 0 and clock() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return decisions / elapsed, decisions, games + 1
 
 
@@ -73,15 +93,86 @@ def clone_us(players: int, seconds: float, game: str = "apokalypse") -> float:
     """Average µs per ``clone()`` over mid-game states, repeated for about ``seconds``."""
     states = mid_game_states(players, CLONE_SAMPLES, game)
     clones = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         for state in states:
             state.clone()
         clones += len(states)
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             break
-    return (time.perf_counter() - start) / clones * 1e6
+    return (clock() - start) / clones * 1e6
+
+
+def determinize_us(players: int, seconds: float, game: str = "apokalypse") -> float:
+    """Average µs per ``determinize(seat, rng)`` over mid-game states, each for a random seat
+    (the seat's own view decides how much is redealt), repeated for about ``seconds``."""
+    states = mid_game_states(players, CLONE_SAMPLES, game)
+    rng = Rng(2000 + players)
+    seats = [rng.below(players) for _ in states]
+    done = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        for state, seat in zip(states, seats, strict=True):
+            state.determinize(seat, rng)
+        done += len(states)
+        if clock() >= deadline:
+            break
+    return (clock() - start) / done * 1e6
+
+
+def heuristic_per_sec(seconds: float, game: str = "apokalypse") -> float:
+    """The heuristic player's decisions per second at 4 players, each on a mid-game observation
+    of the seat to act with its legal actions (a fresh player per decision, built untimed)."""
+    from apokalypse.bots import make_bot
+
+    states = [s for s in mid_game_states(BOT_PLAYERS, BOT_SAMPLES, game) if s.to_act >= 0]
+    asked = [(s.observation(s.to_act), s.legal_actions()) for s in states]
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        bots = [make_bot("heuristic", 3000 + i, game) for i in range(len(asked))]
+        start = clock()
+        for bot, (observation, legal) in zip(bots, asked, strict=True):
+            bot.choose(observation, legal)
+        spent += clock() - start
+        done += len(asked)
+    return done / spent
+
+
+def ismcts_per_sec(seconds: float, game: str = "apokalypse") -> float:
+    """ISMCTS iterations per second at 4 players on mid-game decisions (at least two legal
+    actions), with the registered player (its budget, evaluation and beliefs) and the sampler
+    ``Match`` hands it: ``state.determinize(seat, rng)``."""
+    from apokalypse.bots import make_bot
+    from apokalypse.bots.ismcts import ISMCTSPlayer
+
+    states = [
+        s
+        for s in mid_game_states(BOT_PLAYERS, BOT_SAMPLES, game)
+        if s.to_act >= 0 and len(s.legal_actions()) > 1
+    ]
+    iterations = 0
+    spent = 0.0
+    i = 0
+    while spent < seconds or not iterations:
+        state = states[i % len(states)]
+        seat = state.to_act
+        player = make_bot("ismcts", 4000 + i, game)
+        assert isinstance(player, ISMCTSPlayer)
+        observation, legal = state.observation(seat), state.legal_actions()
+
+        def worlds(rng: Rng, state: GameState = state, seat: int = seat) -> GameState:
+            return state.determinize(seat, rng)
+
+        start = clock()
+        player.choose_in(observation, legal, worlds)
+        spent += clock() - start
+        assert player.last is not None
+        iterations += player.last.iterations
+        i += 1
+    return iterations / spent
 
 
 def evaluator_benchmark(seconds: float = 1.0, hands: int = 20_000) -> float:
@@ -97,44 +188,111 @@ def evaluator_benchmark(seconds: float = 1.0, hands: int = 20_000) -> float:
         rng.shuffle(deck)
         pool.append(deck[:5])
     done = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         for hand in pool:
             evaluate(hand)
         done += len(pool)
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             break
-    return done / (time.perf_counter() - start)
+    return done / (clock() - start)
 
 
 def measure(seconds: float, game: str = "apokalypse") -> dict[str, Any]:
+    """Every figure, in this process's build of the rules."""
     figures: dict[str, Any] = {}
     for players in PLAYER_COUNTS.get(game, get_game(game).players):
         rate, decisions, games = decisions_per_sec(players, seconds, game)
         figures[str(players)] = {
             "decisions_per_sec": round(rate, 1),
             "clone_us": round(clone_us(players, max(0.05, seconds / 4), game), 2),
+            "determinize_us": round(determinize_us(players, max(0.05, seconds / 4), game), 2),
             "decisions": decisions,
             "games": games,
         }
-    data: dict[str, Any] = {"players": figures}
+    data: dict[str, Any] = {"game": game, "build": build_info()["build"], "players": figures}
+    data["heuristic_decisions_per_sec"] = round(heuristic_per_sec(seconds, game), 1)
+    data["ismcts_iterations_per_sec"] = round(ismcts_per_sec(seconds, game), 1)
     if game == "apokerlypse":
-        data = {"game": game, "content": "plain", **data}
+        data["content"] = "plain"
         data["evaluations_per_sec"] = round(evaluator_benchmark(seconds), 1)
-    return {
-        **data,
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "seconds": seconds,
-    }
+    return data
+
+
+def measure_build(build: str, game: str, seconds: float) -> dict[str, Any]:
+    """:func:`measure` in a process running ``build``; ``{"unavailable": why}`` when that build
+    cannot be loaded (no compiled build, or a stale one)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "apokalypse.cli.bench", game, repr(seconds)],
+        env={**os.environ, "APOKALYPSE_BUILD": build},
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+        return {"unavailable": lines[-1].removeprefix("error: ")}
+    data: dict[str, Any] = json.loads(done.stdout)
+    if data["build"] != build:  # the child says which build it ran: never a silent mix-up
+        return {"unavailable": f"asked for the {build} build, the process ran {data['build']}"}
+    return data
+
+
+# (key, label, higher is better) of the figures per player count, then of the single figures.
+PER_PLAYERS = (
+    ("decisions_per_sec", "random-play decisions/s, {} players", True),
+    ("clone_us", "clone(), {} players (µs)", False),
+    ("determinize_us", "determinize(), {} players (µs)", False),
+)
+SINGLE = (
+    ("heuristic_decisions_per_sec", f"heuristic decisions/s, {BOT_PLAYERS} players", True),
+    ("ismcts_iterations_per_sec", f"ISMCTS iterations/s, {BOT_PLAYERS} players", True),
+    ("evaluations_per_sec", "poker-hand evaluations/s", True),
+)
+
+
+def rows(
+    builds: dict[str, dict[str, Any]],
+) -> list[tuple[str, str, list[float | None], float | None]]:
+    """(key, label, a value per build, speed-up compiled over pure) for every figure."""
+    measured = [b for b in builds.values() if "unavailable" not in b]
+    if not measured:
+        return []
+    out = []
+
+    def add(key: str, label: str, values: list[float | None], higher: bool) -> None:
+        pure, compiled = values
+        speedup = None
+        if pure and compiled:
+            speedup = round(compiled / pure if higher else pure / compiled, 2)
+        out.append((key, label, values, speedup))
+
+    for players in measured[0]["players"]:
+        for key, label, higher in PER_PLAYERS:
+            values = [b.get("players", {}).get(players, {}).get(key) for b in builds.values()]
+            add(f"{key}/{players}", label.format(players), values, higher)
+    for key, label, higher in SINGLE:
+        if key in measured[0]:
+            add(key, label, [b.get(key) for b in builds.values()], higher)
+    return out
 
 
 def run_bench(game: str, json_out: bool, seconds: float) -> None:
     rules = get_game(game)  # an unknown game fails here, in one line
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan and inf, which would never end
         raise ConfigError(f"--seconds must be more than 0 and at most {MAX_SECONDS}, not {seconds}")
-    data = measure(seconds, rules.name)
+    builds = {build: measure_build(build, rules.name, seconds) for build in BUILDS}
+    if all("unavailable" in b for b in builds.values()):
+        raise ConfigError(f"the benchmark could not run: {builds['pure']['unavailable']}")
+    table = rows(builds)
+    data = {
+        "game": rules.name,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "seconds": seconds,
+        "builds": builds,
+        "speedup": {key: speedup for key, _, _, speedup in table},
+    }
     if json_out:
         print(json.dumps(data, indent=2))
         return
@@ -142,14 +300,26 @@ def run_bench(game: str, json_out: bool, seconds: float) -> None:
     from rich.table import Table
 
     title = f"{rules.name.capitalize()} engine, {data['implementation']} {data['python']}"
-    table = Table(title=title)
-    for col in ("players", "decisions/s (random play)", "clone (µs)", "games"):
-        table.add_column(col, justify="right")
-    for players, f in data["players"].items():
-        table.add_row(
-            players, f"{f['decisions_per_sec']:,.0f}", f"{f['clone_us']:.1f}", str(f["games"])
-        )
-    console = Console()
-    console.print(table)
-    if "evaluations_per_sec" in data:
-        console.print(f"poker-hand evaluations: {data['evaluations_per_sec']:,.0f}/s")
+    shown = Table(title=title)
+    shown.add_column("figure")
+    for build in BUILDS:
+        shown.add_column(build, justify="right")
+    shown.add_column("speed-up", justify="right")
+    for _, label, values, speedup in table:
+        cells = [
+            "–" if value is None else f"{value:,.1f}" if "µs" in label else f"{value:,.0f}"
+            for value in values
+        ]
+        shown.add_row(label, *cells, "–" if speedup is None else f"{speedup:.2f}×")
+    missing = [
+        f"{b} build unavailable: {f['unavailable']}"
+        for b, f in builds.items()
+        if "unavailable" in f
+    ]
+    if missing:
+        shown.caption = "\n".join(missing)
+    Console().print(shown)
+
+
+if __name__ == "__main__":  # one build's figures as JSON, for run_bench (measure_build)
+    print(json.dumps(measure(float(sys.argv[2]), sys.argv[1])))

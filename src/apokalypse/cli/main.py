@@ -1,4 +1,4 @@
-"""``apokalypse``: play, simulate, replay and benchmark from the terminal.
+"""``apokalypse``: play, simulate, replay, benchmark and hold tournaments from the terminal.
 
 Every command reports bad input as one line ``error: …`` on stderr and exits with status 2;
 nothing is half-written (saves and records are written atomically). Usage errors too (an unknown
@@ -121,7 +121,9 @@ def play(
     bots: Annotated[
         str | None,
         typer.Option(
-            help=f"Computer player for the other seats{bot_choices()} \\[default: heuristic]"
+            help=f"Computer player for the other seats{bot_choices()}; a comma list is given out"
+            " in turn; a budget: ismcts:500 (iterations) or ismcts:0.1s (seconds per decision)"
+            " \\[default: heuristic]"
         ),
     ] = None,
     lang: Annotated[
@@ -171,7 +173,8 @@ def simulate(
     bots: Annotated[
         str,
         typer.Option(
-            help=f"Computer players, comma-separated, assigned to seats in turn{bot_choices()}"
+            help=f"Computer players, comma-separated, assigned to seats in turn{bot_choices()};"
+            " a budget: ismcts:500 (iterations) or ismcts:0.1s (seconds per decision)"
         ),
     ] = "random",
     jobs: Annotated[int, typer.Option(help="Worker processes")] = 1,
@@ -215,13 +218,57 @@ def replay(
 def bench(
     game: GameName = "apokalypse",
     json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
-    seconds: Annotated[float, typer.Option(help="Measuring time per player count")] = 3.0,
+    seconds: Annotated[
+        float, typer.Option(help="Measuring time (CPU seconds) per figure and player count")
+    ] = 3.0,
 ) -> None:
-    """Random-play decisions per second and clone cost at 2, 4 and 6 players (Apokerlypse: 2, 3
-    and 4 players, and poker-hand evaluations per second)."""
+    """The engine's speed in the pure-Python and the compiled build side by side: random-play
+    decisions per second, clone and determinize cost at 2, 4 and 6 players (Apokerlypse: 2, 3 and
+    4, and poker-hand evaluations per second), heuristic decisions and ISMCTS iterations per
+    second at 4 players."""
     from .bench import run_bench
 
     guarded(lambda: run_bench(game, json_out, seconds))
+
+
+@app.command()
+def tournament(
+    game: GameName = "apokalypse",
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game")] = 4,
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", help="How many games (rounded up to whole duplicate deals)"),
+    ] = 100,
+    jobs: Annotated[int, typer.Option(help="Worker processes")] = 1,
+    a: Annotated[
+        str, typer.Option("--a", help="Player spec a: a name or level, or ismcts:500, ismcts:0.1s")
+    ] = "heuristic",
+    b: Annotated[str, typer.Option("--b", help="Player spec b")] = "random",
+    more: Annotated[
+        list[str] | None, typer.Option("--c", help="More player specs, repeatable")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal i uses seed+i")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+    out: Annotated[Path | None, typer.Option(help="Write the report as JSON to this file")] = None,
+    beliefs: Annotated[
+        bool,
+        typer.Option(
+            "--beliefs",
+            help="Measure the ethos beliefs instead: belief/prior of the true ethos at the"
+            " second horseman over --games heuristic games",
+        ),
+    ] = False,
+) -> None:
+    """Games between player specs with seats rotated and duplicate deals: win rates, mean
+    points (Apokerlypse: chips won) and seconds per move, with 95 % confidence intervals."""
+    from .tournament import run_tournament
+
+    specs = [a, b, *(more or [])]
+    status = guarded(
+        lambda: run_tournament(game, players, games, jobs, specs, seed, json_out, out, beliefs)
+    )
+    if status:
+        raise typer.Exit(status)
 
 
 @app.command()
