@@ -131,6 +131,6 @@ def test_r_info_2_observation_of_a_seat_that_does_not_exist_is_refused(seat: obj
     hand and ethos."""
     s = blank(3)
     with pytest.raises(ProtocolError):
-        s.observation(seat)  # type: ignore[arg-type]
+        s.observation(seat)  # the State takes any object here and refuses it itself
     with pytest.raises(ProtocolError):
-        s.determinize(seat, s.rng.clone())  # type: ignore[arg-type]
+        s.determinize(seat, s.rng.clone())

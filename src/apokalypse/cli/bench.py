@@ -9,7 +9,7 @@ The figures, per player count (Apokalypse 2, 4, 6; Apokerlypse 2, 3, 4): random-
 per second (legal actions, one uniform choice, apply — the inner loop of any playout), the cost
 of ``state.clone()`` (the price of every search node) and of ``state.determinize(seat, rng)``
 (a sampled world for a random seat: the price of every ISMCTS iteration), both on mid-game
-states. At 4 players: the heuristic player's decisions per second on mid-game observations and
+states. At 4 players: the heuristic player's decisions per second in heuristic games and
 ISMCTS iterations per second mid-game. Apokerlypse adds poker-hand evaluations per second (the
 final scoring's inner loop). Times are the measuring process's CPU time (:data:`clock`). The
 clock is read here and nowhere in ``games/`` (ARCHITECTURE: the rules have no clocks).
@@ -123,21 +123,35 @@ def determinize_us(players: int, seconds: float, game: str = "apokalypse") -> fl
 
 
 def heuristic_per_sec(seconds: float, game: str = "apokalypse") -> float:
-    """The heuristic player's decisions per second at 4 players, each on a mid-game observation
-    of the seat to act with its legal actions (a fresh player per decision, built untimed)."""
+    """The heuristic player's decisions per second at 4 players: seeded games with the heuristic
+    in every seat, timing only the players' ``choose`` (the engine's legal actions, observations
+    and ``apply`` are the other rows' business). Decisions with one legal action count too: the
+    player is asked them like any other.
+
+    The positions are the heuristic's own games, not random play's: random players pile cards
+    on the table that heuristic games never see, which would time the player on positions it
+    does not meet."""
     from apokalypse.bots import make_bot
 
-    states = [s for s in mid_game_states(BOT_PLAYERS, BOT_SAMPLES, game) if s.to_act >= 0]
-    asked = [(s.observation(s.to_act), s.legal_actions()) for s in states]
+    rules = get_game(game)
+    config = rules.config_from_options(BOT_PLAYERS, [], None)
     done = 0
     spent = 0.0
+    seed = 3000
     while spent < seconds:
-        bots = [make_bot("heuristic", 3000 + i, game) for i in range(len(asked))]
-        start = clock()
-        for bot, (observation, legal) in zip(bots, asked, strict=True):
-            bot.choose(observation, legal)
-        spent += clock() - start
-        done += len(asked)
+        state = rules.new_game(config, seed)
+        bots = [make_bot("heuristic", seed * 8 + q, game) for q in range(BOT_PLAYERS)]
+        seed += 1
+        while not state.is_over:
+            seat = state.to_act
+            observation, legal = state.observation(seat), state.legal_actions()
+            start = clock()
+            action = bots[seat].choose(observation, legal)
+            spent += clock() - start
+            done += 1
+            events = state.apply(action)
+            for q, bot in enumerate(bots):
+                bot.observe([event.view(q) for event in events])
     return done / spent
 
 

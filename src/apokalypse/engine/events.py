@@ -48,3 +48,19 @@ class Event(NamedTuple):
             data["secret"] = self.secret
             data["seen_by"] = sorted(self.seen_by)
         return data
+
+
+# Who may see an event's secret, shared: events that only one or two players see (a card dealt,
+# a populace laid face down, a gift) are made all the time, and a ``frozenset`` is immutable.
+_SEEN_BY: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def seen_by(player: int, other: int = -1) -> frozenset[int]:
+    """``frozenset({player})``, or ``frozenset({player, other})`` when ``other`` >= 0."""
+    key = (player, other)
+    seats = _SEEN_BY.get(key)
+    if seats is None:
+        if len(_SEEN_BY) >= 1024:  # seats are few; only a caller with wild numbers gets here
+            _SEEN_BY.clear()
+        seats = _SEEN_BY[key] = frozenset((player,) if other < 0 else (player, other))
+    return seats

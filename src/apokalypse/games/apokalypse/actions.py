@@ -80,6 +80,47 @@ PASS = Action("pass")
 DECLINE = Action("decline")
 BACK = Action("back")
 
+# Shared values for the legal lists, which are rebuilt at every decision: an Action is an
+# immutable tuple, so one value per distinct action serves every state and every turn (and
+# spares the allocations). Built on first use; a process that loads very many deck files
+# starts over at the bound.
+_BY_CODE: dict[tuple[str, str], Action] = {}
+_BY_SEAT: dict[tuple[str, int], Action] = {}
+_BY_PLACE: dict[tuple[int, int, int, int], Action] = {}
+_MAX_SHARED = 20_000
+_new_tuple = tuple.__new__
+
+
+def code_action(verb: Verb, code: str) -> Action:
+    """``give CODE`` or ``defend CODE``, shared."""
+    key = (verb, code)
+    action = _BY_CODE.get(key)
+    if action is None:
+        if len(_BY_CODE) >= _MAX_SHARED:
+            _BY_CODE.clear()
+        action = _BY_CODE[key] = Action(verb, code)
+    return action
+
+
+def seat_action(verb: Verb, seat: int) -> Action:
+    """``to pN`` or ``steal pN``, shared."""
+    key = (verb, seat)
+    action = _BY_SEAT.get(key)
+    if action is None:
+        action = _BY_SEAT[key] = Action(verb, seat=seat)
+    return action
+
+
+def target_action(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
+    """``target pN.SIDE[.PLANE[.POS]]``, shared."""
+    key = (seat, side, plane, pos)
+    action = _BY_PLACE.get(key)
+    if action is None:
+        if len(_BY_PLACE) >= _MAX_SHARED:
+            _BY_PLACE.clear()
+        action = _BY_PLACE[key] = _new_tuple(Action, ("target", "", "", seat, side, plane, pos))
+    return action
+
 
 def _code(text: str, whole: str) -> str:
     """A card code as deck files write it (cards.py, D-COMP-1): nothing else can name a card."""

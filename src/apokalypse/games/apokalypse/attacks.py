@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
-from .actions import DECLINE, Action
+from .actions import DECLINE, Action, code_action
 from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, SIDE_NAMES, Card, Cards
 from .pending import ChooseDestination, Defence
 from .roles import DEFENDERS, IMMUNE, ROLES, Role, RuleId
@@ -55,7 +55,7 @@ def attack_targets(
 
 def targets(s: State, role: Role) -> list[tuple[int, int]]:
     """:func:`attack_targets` of the State."""
-    return attack_targets(s.rows, s.table, role)
+    return attack_targets(s.displays, s.table, role)
 
 
 def no_target_reason(s: State, role: Role) -> tuple[str, str]:
@@ -69,7 +69,7 @@ def no_target_reason(s: State, role: Role) -> tuple[str, str]:
     names both shields."""
     reasons = [
         reason
-        for rows in s.rows
+        for rows in s.displays
         for side in (GOOD, EVIL)
         if (reason := immune_reason(rows, side, s.table, role)) not in (None, "R-ATTACK-1")
     ]
@@ -84,7 +84,7 @@ def no_target_reason(s: State, role: Role) -> tuple[str, str]:
 
 
 def explain_target(s: State, role: Role, seat: int, side: int) -> None:
-    rule = immune_reason(s.rows[seat], side, s.table, role) or "R-ATTACK-1"
+    rule = immune_reason(s.displays[seat], side, s.table, role) or "R-ATTACK-1"
     why = {
         "R-ATTACK-1": "has no populace but the basic one, which is never a target",
         "R-PLAY-17": "its outermost populace has music above or below it",
@@ -119,7 +119,7 @@ def defences(s: State, p: Defence) -> list[Action]:
     wanted = DEFENDERS[s.table.kind[p.card].role]  # R-ATTACK-4
     kinds = s.table.kind
     codes = dict.fromkeys(kinds[c].code for c in s.hands[p.player] if kinds[c].role in wanted)
-    return [DECLINE, *(Action("defend", code) for code in codes)]
+    return [DECLINE, *[code_action("defend", code) for code in codes]]
 
 
 def answer(s: State, p: Defence, action: Action) -> list[Event]:
@@ -196,7 +196,7 @@ def _resolve(s: State, attacker: int, card: int, seat: int, side: int) -> list[E
         return []
     s.table_cards.remove(card)
     s.discard(card)
-    bundle = remove_outermost(s.rows[seat], side)  # R-ATTACK-2
+    bundle = remove_outermost(s.own_display(seat), side)  # R-ATTACK-2
     s.discard(bundle[0], face_down=True)  # a B populace stays face down (D-INFO-1)
     for c in bundle[1:]:
         if c is not None:
@@ -215,10 +215,10 @@ def convert(s: State, p: ChooseDestination, dest: int) -> list[Event]:
     """R-ATTACK-3: the bundle flips to the opposite side of the chosen display."""
     card = s.table_cards.pop()
     s.discard(card)
-    bundle = remove_outermost(s.rows[p.seat], p.side)
+    bundle = remove_outermost(s.own_display(p.seat), p.side)
     populace, heaven, nether = bundle
     new_side = 1 - p.side
-    rows = s.rows[dest]
+    rows = s.own_display(dest)
     join(rows, new_side, bundle)
     orphans = []
     if s.config.has("V-ETHOS-ORPHANS"):

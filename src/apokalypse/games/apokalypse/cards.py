@@ -136,6 +136,8 @@ class CardTable:
     music: tuple[bool, ...]  # music[card_id]
     role: tuple[Role, ...]  # role[card_id]
     protection: tuple[tuple[Protection, Protection], ...]  # protection[card_id][side]
+    back: tuple[str, ...]  # back[card_id]: "B", "K", "seal" or "horseman"
+    codes: tuple[str, ...]  # codes[card_id]: its kind's code
 
     def code(self, card: int) -> str:
         return self.kind[card].code
@@ -446,6 +448,8 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
         tuple(ROLES[k.role].music for k in table),
         tuple(k.role for k in table),
         tuple(card_protection(k) for k in table),
+        tuple(k.back for k in table),
+        tuple(k.code for k in table),
     )
 
 

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apokalypse.engine.events import Event
+from apokalypse.engine.events import Event, seen_by
 
+from . import knowledge
 from .cards import EARTH, EVIL, GOOD, HORSEMAN, NETHER
-from .pending import Turn
+from .pending import turn
 
 if TYPE_CHECKING:
     from .state import State
 
 POPULATION, CAPITAL = 0, 1
 DECK_NAMES = ("B", "K")
-
-
-def _modifier(s: State, seat: int, side: int, pos: int, deck: int) -> int:
-    nether = s.rows[seat][side * 3 + NETHER]
-    if pos >= len(nether):
-        return 0
-    return s.table.kind[nether[pos]].modifier[side][deck]
 
 
 def serving_slots(s: State, seat: int, deck: int) -> list[int]:
@@ -32,11 +26,16 @@ def serving_slots(s: State, seat: int, deck: int) -> list[int]:
     (+1B Unbridled Sex, +1K Job) follow in position order (D-DEAL-1, D-DEAL-2)."""
     own = GOOD if deck == POPULATION else EVIL
     other = 1 - own
+    rows = s.displays[seat]
+    kinds = s.table.kind
     slots = [1]
-    for pos in range(len(s.rows[seat][own * 3 + EARTH])):
-        slots.append(max(0, 1 + _modifier(s, seat, own, pos, deck)))
-    for pos in range(len(s.rows[seat][other * 3 + EARTH])):
-        extra = _modifier(s, seat, other, pos, deck)
+    nether = rows[own * 3 + NETHER]  # a populace's modifier is the Netherworld card below it
+    for pos in range(len(rows[own * 3 + EARTH])):
+        extra = kinds[nether[pos]].modifier[own][deck] if pos < len(nether) else 0
+        slots.append(max(0, 1 + extra))
+    nether = rows[other * 3 + NETHER]
+    for pos in range(min(len(rows[other * 3 + EARTH]), len(nether))):
+        extra = kinds[nether[pos]].modifier[other][deck]
         if extra > 0:
             slots.append(extra)
     return slots
@@ -62,29 +61,26 @@ def _deal(s: State, deck: int, events: list[Event]) -> int:
     """Deal one deck round-robin, a card at a time; stop at a horseman (R-DEAL-3/4)."""
     order = [(s.startup + i) % s.n for i in range(s.n)]
     slots = [serving_slots(s, seat, deck) for seat in range(s.n)]
-    pile = s.decks[deck]
+    pile = s.own_decks()[deck]
     kinds = s.table.kind
     back = DECK_NAMES[deck]
+    # What every card dealt to a seat shares: an event's arguments are never changed.
+    public = [{"target": seat, "back": back} for seat in range(s.n)]
+    private = [seen_by(seat) for seat in range(s.n)]
     for j in range(max(len(x) for x in slots)):
         for seat in order:
             if j >= len(slots[seat]):
                 continue
+            hand = s.hands[seat]
             for _ in range(slots[seat][j]):
                 card = pile.pop()
-                if kinds[card].role == HORSEMAN:
+                kind = kinds[card]
+                if kind.role == HORSEMAN:
                     s.horse_supply.append(card)
-                    n = kinds[card].horseman
-                    events.append(Event("horseman", {"number": n, "deck": back}))
+                    events.append(Event("horseman", {"number": kind.horseman, "deck": back}))
                     return card
-                s.hands[seat].append(card)
-                events.append(
-                    Event(
-                        "deal",
-                        {"target": seat, "back": back},
-                        {"card": kinds[card].code},
-                        frozenset({seat}),
-                    )
-                )
+                hand.append(card)
+                events.append(Event("deal", public[seat], {"card": kind.code}, private[seat]))
     return -1
 
 
@@ -92,14 +88,14 @@ def new_round(s: State) -> list[Event]:
     s.round += 1
     s.passed = [False] * s.n
     s.first_passer = -1
-    s.pending = Turn(s.startup)  # R-TURN-1
+    s.pending = turn(s.startup)  # R-TURN-1
     return [Event("round-start", {"round": s.round, "startup": s.startup})]
 
 
 def set_aside(s: State, number: int) -> None:
     """R-REFILL-1 first step: a copy of the horseman still in a deck is set aside."""
     kinds = s.table.kind
-    for pile in s.decks:
+    for pile in s.own_decks():
         for i, card in enumerate(pile):
             if kinds[card].role == HORSEMAN and kinds[card].horseman == number:
                 del pile[i]
@@ -110,7 +106,7 @@ def set_aside(s: State, number: int) -> None:
 def refill(s: State, number: int) -> list[Event]:
     """R-REFILL-1: cards above the next horseman + the discard pile, shuffled, onto it."""
     kinds = s.table.kind
-    for deck, pile in enumerate(s.decks):
+    for deck, pile in enumerate(s.own_decks()):
         at = next(
             i
             for i, card in enumerate(pile)
@@ -123,6 +119,12 @@ def refill(s: State, number: int) -> list[Event]:
             s.face_down.clear()  # back into the deck, unseen again
             for card in fresh:
                 s.laid_by.pop(card, None)
+            if any(s.seat_traces):  # where those cards lie is not public any more
+                gone = frozenset(fresh)
+                s.own_knowledge()
+                traces = s.seat_traces
+                for viewer, trace in enumerate(traces):
+                    traces[viewer] = knowledge.trace_forget(trace, cards=gone)
         s.rng.shuffle(fresh)
         pile.extend(fresh)
     return [Event("refill", {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]})]
@@ -131,7 +133,7 @@ def refill(s: State, number: int) -> list[Event]:
 def above_next(s: State, deck: int) -> int:
     """How many cards lie above the next horseman (public, R-INFO-1)."""
     kinds = s.table.kind
-    pile = s.decks[deck]
+    pile = s.piles[deck]
     for i in range(len(pile) - 1, -1, -1):
         if kinds[pile[i]].role == HORSEMAN:
             return len(pile) - 1 - i

@@ -44,7 +44,7 @@ def totals(s: State) -> tuple[int, ...]:
     kinds = s.table.kind
     return tuple(
         sum(scores[seat] for scores in s.scores)
-        + sum(HORSEMAN_VP[kinds[c].horseman] for c in s.rewards[seat])
+        + sum(HORSEMAN_VP[kinds[c].horseman] for c in s.owned_horsemen[seat])
         for seat in range(s.n)
     )
 
@@ -58,8 +58,8 @@ def _top(seats: list[int], total: tuple[int, ...]) -> tuple[int, ...]:
 
 def result(s: State) -> Result:
     total = totals(s)
-    good_pop = sum(len(s.rows[q][GOOD * 3 + EARTH]) for q in range(s.n))  # R-END-3
-    evil_pop = sum(len(s.rows[q][EVIL * 3 + EARTH]) for q in range(s.n))
+    good_pop = sum(len(s.displays[q][GOOD * 3 + EARTH]) for q in range(s.n))  # R-END-3
+    evil_pop = sum(len(s.displays[q][EVIL * 3 + EARTH]) for q in range(s.n))
     good_wins_majority = good_pop > evil_pop
     good = [q for q in range(s.n) if s.ethos[q] == GOOD]
     evil = [q for q in range(s.n) if s.ethos[q] == EVIL]

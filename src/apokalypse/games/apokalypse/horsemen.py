@@ -55,7 +55,7 @@ def protection(
 
 def side_protection(s: State, seat: int, side: int) -> Protection:
     """(music, masks, helmets, pigs) visible on one side of a display, Heaven and Netherworld."""
-    return protection(s.rows[seat], side, s.table.protection)
+    return protection(s.displays[seat], side, s.table.protection)
 
 
 def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReckoning]:
@@ -65,8 +65,8 @@ def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReck
     passes from the good side to the evil side only. Horseman 4 (R-HORSE-4, D-HORSE-1): music
     first, then complete sets of the icons not covered by owned horseman cards; unused music and
     unused icons pass to the evil side."""
-    rows = s.rows[seat]
-    owned = frozenset(s.table.kind[c].horseman for c in s.rewards[seat])
+    rows = s.displays[seat]
+    owned = frozenset(s.table.kind[c].horseman for c in s.owned_horsemen[seat])
     return reckon(
         number,
         len(rows[GOOD * 3 + EARTH]),
@@ -163,11 +163,11 @@ def ride(s: State, drawn: list[int]) -> list[Event]:
         events.append(
             Event("shelter", {"seat": seat, "good": list(sides[0]), "evil": list(sides[1])})
         )
-        rows = s.rows[seat]
         for side in (GOOD, EVIL):
-            earth = rows[side * 3 + EARTH]
-            keep = len(earth) - dead[side]
             if dead[side]:
+                rows = s.own_display(seat)
+                earth = rows[side * 3 + EARTH]
+                keep = len(earth) - dead[side]
                 dead_cards += earth[keep:]  # R-HORSE-3: set beside the display
                 del earth[keep:]
                 for plane in (HEAVEN, NETHER):
@@ -208,7 +208,7 @@ def _horseman_reward(s: State, number: int, scores: tuple[int, ...]) -> list[Eve
     for seat in _best(scores):
         card = next(c for c in s.horse_supply if kinds[c].horseman == number)
         s.horse_supply.remove(card)
-        s.rewards[seat].append(card)
+        s.own_rewards()[seat].append(card)
         events.append(Event("horseman-card", {"seat": seat, "number": number}))
     return events
 
@@ -243,7 +243,7 @@ def place_seal(s: State, p: PlaceSeal, action: Action) -> list[Event]:
     would, R-PLAY-10 / R-PLAY-14), or neutralises displayed music (R-PLAY-15); ``action`` is one
     of :func:`.placement.seal_targets`."""
     seal = s.seal_supply.pop()
-    rows = s.rows[action.seat]
+    rows = s.own_display(action.seat)
     row = rows[action.side * 3 + action.plane]
     args = {"actor": p.player, "seat": action.seat, "side": action.side, "plane": action.plane}
     if action.pos >= 0 and s.table.music[row[action.pos]]:  # neutralise (R-PLAY-15)

@@ -16,6 +16,12 @@ When a card leaves a hand, each player updates with what they saw of it:
   been any of them. "p1 holds two m/hp" then becomes "at least one m/hp"; "one m/hp" becomes
   "may still hold it", which is no knowledge.
 
+A lower bound forgets more than the player does: after p1 laid some B card face down, p2 knows
+that the m/hp is in p1's hand *or is that populace* (whose moves stay public). A :class:`Trace`
+keeps that, per code, for :func:`.secrecy.determinize`: perfect recall of the whole history,
+not of the lower bounds only. It follows face-down cards only; a card that goes on to another
+hand unseen, or back into a deck, is where the trace is forgotten (forgetting is always safe).
+
 >>> k: Known = {}
 >>> gained(k, holder=1, code="m/hp")
 >>> lost_unseen(k, holder=1, same_back=lambda code: code in ("m/hp", "h/mp"))
@@ -25,7 +31,11 @@ When a card leaves a hand, each player updates with what they saw of it:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .cards import CardKind
 
 # (holder seat, card code) → copies known to be in that hand (always ≥ 1; absent means none known)
 Known = dict[tuple[int, str], int]
@@ -52,6 +62,98 @@ def lost_unseen(known: Known, holder: int, same_back: Callable[[str], bool]) -> 
     copy of any code with that back (``same_back(code)``) the viewer placed in that hand."""
     for seat, code in [key for key in known if key[0] == holder and same_back(key[1])]:
         lost_seen(known, seat, code)
+
+
+class Trace(NamedTuple):
+    """What a lower bound forgets when its holder lays a B card face down: the viewer knew of
+    ``copies`` of ``code`` in ``holder``'s hand, and has since seen the holder lay the cards
+    ``laid`` face down without seeing which they were. So at least that many copies are
+    in the hand or among those cards, wherever they lie now (their moves are public, D-INFO-1):
+    perfect recall of a gift or theft (R-INFO-2) that :func:`lost_unseen` alone would lose."""
+
+    holder: int
+    code: str
+    copies: int
+    laid: tuple[int, ...]  # card ids, face down in a display or in the B discard pile
+
+
+Traces = tuple[Trace, ...]  # per viewer, immutable: a change makes a new tuple
+
+
+def trace_laid(
+    traces: Traces, known: Known, holder: int, card: int, kinds: Mapping[str, CardKind]
+) -> Traces:
+    """``holder`` laid ``card`` face down and the viewer saw only its back; ``known`` is the
+    viewer's knowledge from before (every B code it placed in that hand may be that card)."""
+    if not any(seat == holder for seat, _ in known) and not any(
+        trace.holder == holder for trace in traces
+    ):
+        return traces  # the viewer knows nothing of that hand
+    out: list[Trace] = []
+    traced: set[str] = set()
+    for trace in traces:
+        if trace.holder == holder and kinds[trace.code].back == "B":
+            trace = Trace(holder, trace.code, trace.copies, (*trace.laid, card))
+            traced.add(trace.code)
+        out.append(trace)
+    for (seat, code), count in known.items():
+        if seat == holder and code not in traced and kinds[code].back == "B":
+            out.append(Trace(holder, code, count, (card,)))
+    return tuple(out)
+
+
+def trace_count(traces: Traces, holder: int, code: str, change: int) -> Traces:
+    """The viewer saw a card of ``code`` go into (+1) or leave (-1) ``holder``'s hand."""
+    if not any(trace.holder == holder and trace.code == code for trace in traces):
+        return traces
+    out: list[Trace] = []
+    for trace in traces:
+        if trace.holder == holder and trace.code == code:
+            if trace.copies + change <= 0:
+                continue
+            trace = Trace(holder, code, trace.copies + change, trace.laid)
+        out.append(trace)
+    return tuple(out)
+
+
+def trace_forget(
+    traces: Traces,
+    holder: int = -1,
+    back: str = "",
+    kinds: Mapping[str, CardKind] | None = None,
+    cards: frozenset[int] = frozenset(),
+) -> Traces:
+    """Forget what can no longer be followed: the traces of ``holder`` for codes of ``back``
+    (a card left the hand for another hand, unseen), or those through ``cards`` (shuffled into
+    a deck, R-REFILL-1). Forgetting is always safe; it only knows less."""
+    return tuple(
+        trace
+        for trace in traces
+        if not (trace.holder == holder and kinds is not None and kinds[trace.code].back == back)
+        and not cards.intersection(trace.laid)
+    )
+
+
+def lost_back_traced(
+    known: Known,
+    traces: Traces,
+    holder: int,
+    card: int,
+    back: str,
+    laid: bool,
+    kinds: Mapping[str, CardKind],
+) -> Traces:
+    """:func:`lost_unseen` with the viewer's traces: a card of ``back`` left ``holder``'s hand
+    unseen, face down into a display (``laid``: :func:`trace_laid`) or into another hand (the
+    traces of that hand and back are forgotten). Returns the viewer's new traces."""
+    held = [key for key in known if key[0] == holder and kinds[key[1]].back == back]
+    if laid and (held or traces):
+        traces = trace_laid(traces, known, holder, card, kinds)  # before the bounds drop
+    elif traces:
+        traces = trace_forget(traces, holder, back, kinds)
+    for seat, code in held:
+        lost_seen(known, seat, code)
+    return traces
 
 
 def holdings(known: Known) -> dict[str, list[str]]:

@@ -74,6 +74,37 @@ class GameOver(NamedTuple):
     player: int = -1
 
 
+# Shared values for the decisions made at every turn: pending decisions are immutable, so one
+# value per seat (and per chosen card) serves every state; the hot paths ask these for them.
+_SEATS = 8  # more than any game seats (config.MAX_PLAYERS); a larger seat is built anew
+_TURNS = tuple(Turn(q) for q in range(_SEATS))
+_GIFTS = tuple(ChooseGift(q) for q in range(_SEATS))
+_VICTIMS = tuple(ChooseVictim(q) for q in range(_SEATS))
+_TARGETS: dict[tuple[int, str, Use], ChooseTarget] = {}
+
+
+def turn(player: int) -> Turn:
+    return _TURNS[player] if 0 <= player < _SEATS else Turn(player)
+
+
+def choose_gift(player: int) -> ChooseGift:
+    return _GIFTS[player] if 0 <= player < _SEATS else ChooseGift(player)
+
+
+def choose_victim(player: int) -> ChooseVictim:
+    return _VICTIMS[player] if 0 <= player < _SEATS else ChooseVictim(player)
+
+
+def choose_target(player: int, code: str, use: Use) -> ChooseTarget:
+    key = (player, code, use)
+    pending = _TARGETS.get(key)
+    if pending is None:
+        if len(_TARGETS) >= 20_000:  # only a process that loads very many deck files
+            _TARGETS.clear()
+        pending = _TARGETS[key] = ChooseTarget(player, code, use)
+    return pending
+
+
 # The observation's ``decision``: which decision is pending, in kebab-case (the wire format's
 # names; a defence window is "defence" for everyone, asked or not).
 Decision = Literal[

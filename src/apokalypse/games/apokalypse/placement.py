@@ -10,19 +10,20 @@ get their places from the same code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, get_args
 
-from apokalypse.engine.events import Event
+from apokalypse.engine.events import Event, seen_by
 
-from . import knowledge
-from .actions import Action
-from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, Card, Cards, Lookup
-from .pending import ChooseGift, ChooseVictim
+from .actions import Action, target_action
+from .attacks import attack_targets
+from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, Card, Cards, CardTable, Lookup
+from .pending import choose_gift, choose_victim
 from .roles import (
     EVIL_HEAVEN,
     EVIL_NETHER,
     GOOD_HEAVEN,
     GOOD_NETHER,
+    IMMUNE,
     PLACES,
     REPLACE_ROWS,
     SEAL,
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "USES",
+    "display_mark",
+    "open_mask",
     "open_uses",
     "places",
     "plays",
@@ -56,39 +59,94 @@ SEAL_ROWS = (*PLACES[SEAL, "heaven"], *PLACES[SEAL, "nether"])
 SEAL_REPLACES = frozenset(SEAL_ROWS) & frozenset(REPLACE_ROWS)
 
 
-def _target(seat: int, side: int, plane: int = -1, pos: int = -1) -> Action:
-    # The hot path builds many of these: skip NamedTuple's keyword handling.
-    return _new_tuple(Action, ("target", "", "", seat, side, plane, pos))
+# --- what each display has room for, kept with the display ---------------------------------------
+#
+# A turn needs to know which uses have a place anywhere, and which attacks a target. Scanning
+# every display for that at every turn was most of a playout's time, while a move changes one
+# display at most. So the state keeps a summary per display, ``State.display_marks[seat]``: the
+# bits below, or -1 once the display may have changed. ``State.own_display`` (the way every rule
+# changes a display) and ``State.rows`` (the way other code gets the displays) reset it;
+# :func:`open_mask` recomputes the summaries that were reset and joins them.
+
+_HG, _HE, _NG, _NE, _NH, _NN = 1, 2, 4, 8, 16, 32
+KEY_BIT: dict[str, int] = {  # a place for a use (OPEN_KEY), music to neutralise (MUSIC_KEY)
+    "heaven-good": _HG,
+    "heaven-evil": _HE,
+    "nether-good": _NG,
+    "nether-evil": _NE,
+    "neutralise-heaven": _NH,
+    "neutralise-nether": _NN,
+}
+# An outermost populace that an attack of that role may hit (R-ATTACK-1).
+ATTACK_BIT: dict[Role, int] = {role: 1 << (len(KEY_BIT) + i) for i, role in enumerate(IMMUNE)}
+# Not of a display: the hand holds a card to give besides the one played (R-PLAY-4).
+CAN_GIVE = 1 << (len(KEY_BIT) + len(ATTACK_BIT))
 
 
-_new_tuple = tuple.__new__
+def display_mark(rows: Sequence[Sequence[int]], table: CardTable) -> int:
+    """The summary of one display: the bits of ``KEY_BIT`` and ``ATTACK_BIT`` that hold there.
+    Must agree with :func:`places` and :func:`.attacks.attack_targets`; a property test checks
+    that it does."""
+    music = table.music
+    hg, eg, ng, he, ee, ne = rows
+    mark = 0
+    if len(hg) < len(eg):  # R-PLAY-8, good side
+        mark |= _HG
+    for c in hg:
+        if music[c]:
+            mark |= _NH  # R-PLAY-15: music in a Heaven row
+        else:
+            mark |= _HG  # R-PLAY-10: replace what is not music
+    if len(he) < len(ne):  # R-PLAY-8, evil side
+        mark |= _HE
+    if len(ng) < len(hg) and len(ng) < len(eg):  # R-PLAY-12, good side
+        mark |= _NG
+    if len(ne) < len(ee):  # R-PLAY-12, evil side
+        mark |= _NE
+    for c in ne:
+        if music[c]:
+            mark |= _NN  # R-PLAY-15: music in a Netherworld row
+        else:
+            mark |= _NE  # R-PLAY-14: replace what is not music
+    for c in he:
+        if music[c]:
+            mark |= _NH  # R-PLAY-15
+    for c in ng:
+        if music[c]:
+            mark |= _NN  # R-PLAY-15
+    # R-ATTACK-1: an outermost populace an attack may hit (attacks.immune_reason, per side)
+    for earth, heaven, nether in ((eg, hg, ng), (ee, he, ne)):
+        if not earth:  # R-ATTACK-1: only basic populaces, never targets
+            continue
+        pos = len(earth) - 1
+        if (len(heaven) > pos and music[heaven[pos]]) or (len(nether) > pos and music[nether[pos]]):
+            continue  # R-PLAY-17: shielded by music
+        person = table.role[earth[pos]]
+        for role, bit in ATTACK_BIT.items():
+            if person not in IMMUNE[role]:  # R-PLAY-6: persons against Ethos change
+                mark |= bit
+    return mark
+
+
+def open_mask(s: State) -> int:
+    """The summaries of all displays joined: which keys hold in some display."""
+    marks = s.display_marks
+    mask = 0
+    for seat, mark in enumerate(marks):
+        if mark < 0:
+            mark = marks[seat] = display_mark(s.displays[seat], s.table)
+        mask |= mark
+    return mask
 
 
 def open_uses(s: State) -> frozenset[str]:
-    """One pass over the table: which (use, role group) have at least one legal place now.
+    """Which (use, role group) have at least one legal place now.
 
     Keys: heaven-good, heaven-evil, nether-good, nether-evil (a card may be added or replaced
     there: ``OPEN_KEY``), neutralise-heaven, neutralise-nether (music lies in a row of that
-    plane: ``MUSIC_KEY``); ``PLACES_NEEDED`` says which keys a play needs. Must agree with
-    :func:`places`; a property test checks that it does."""
-    is_music = s.table.music.__getitem__
-    found: set[str] = set()
-    for hg, eg, ng, he, ee, ne in s.rows:
-        music_hg = sum(map(is_music, hg))
-        music_ne = sum(map(is_music, ne))
-        if len(hg) < len(eg) or music_hg < len(hg):
-            found.add("heaven-good")
-        if len(he) < len(ne):
-            found.add("heaven-evil")
-        if len(ng) < len(hg) and len(ng) < len(eg):
-            found.add("nether-good")
-        if len(ne) < len(ee) or music_ne < len(ne):
-            found.add("nether-evil")
-        if music_hg or any(map(is_music, he)):
-            found.add("neutralise-heaven")
-        if music_ne or any(map(is_music, ng)):
-            found.add("neutralise-nether")
-    return frozenset(found)
+    plane: ``MUSIC_KEY``); ``PLACES_NEEDED`` says which keys a play needs."""
+    mask = open_mask(s)
+    return frozenset(key for key, bit in KEY_BIT.items() if mask & bit)
 
 
 # The key of open_uses that says a row has a place: to add or replace a card there, or (a key of
@@ -116,40 +174,92 @@ PLACES_NEEDED: dict[tuple[Role, Use], tuple[str, ...]] = {
 
 
 def plays(s: State, player: int) -> list[Action]:
-    """First step of a turn: every (card, use) with at least one legal target."""
-    from .attacks import targets as attack_targets
+    """First step of a turn: every (card, use) with at least one legal target, in the order of
+    the hand (a code once, at its first copy) and of the role's uses.
 
+    What the uses need is one mask (:func:`open_mask` and ``CAN_GIVE``); the actions of a code
+    for a mask are worked out once and shared by every later turn (:func:`_play_actions`)."""
     hand = s.hands[player]
-    kinds = s.table.kind
-    seen: set[str] = set()
+    table = s.table
+    mask = open_mask(s)
+    if len(hand) >= 2:  # R-PLAY-4: a card left to give
+        mask |= CAN_GIVE
     out: list[Action] = []
-    open_now: frozenset[str] | None = None
-    for card in hand:
-        kind = kinds[card]
-        code = kind.code
-        if code in seen:
-            continue
-        seen.add(code)
-        role = kind.role
-        for use in USES[role]:
-            if use == "good":
-                ok = len(hand) >= 2  # R-PLAY-4: a card left to give
-            elif use == "evil":
-                ok = True
-            elif use == "attack":
-                ok = bool(attack_targets(s, role))
-            else:
-                if open_now is None:
-                    open_now = open_uses(s)
-                ok = any(key in open_now for key in PLACES_NEEDED[role, use])
-            if ok:
-                out.append(_new_tuple(Action, ("play", code, use, -1, -1, -1, -1)))
+    for code in dict.fromkeys(map(table.codes.__getitem__, hand)):
+        role = table.kinds_by_code[code].role
+        actions = _PLAY_ACTIONS.get((code, role, mask))
+        if actions is None:
+            actions = _play_actions(code, role, mask)
+        out += actions
     return out
+
+
+USE_BIT: dict[Use, int] = {use: 1 << i for i, use in enumerate(get_args(Use))}
+
+
+class _Needs(NamedTuple):
+    """What each use of a role needs to have a target: bits of ``USE_BIT`` and of the mask."""
+
+    free: int  # always a target: an evil populace (R-PLAY-3, R-PLAY-5)
+    good: int  # a good populace: needs a second card to give (R-PLAY-4)
+    attack: int  # needs an attackable populace (R-ATTACK-1) …
+    attack_bit: int  # … its bit of ATTACK_BIT
+    places: tuple[tuple[int, int], ...]  # (use bit, KEY_BIT of PLACES_NEEDED: one must hold)
+
+
+def _needs(role: Role) -> _Needs:
+    uses = USES[role]
+    return _Needs(
+        USE_BIT["evil"] if "evil" in uses else 0,
+        USE_BIT["good"] if "good" in uses else 0,
+        USE_BIT["attack"] if "attack" in uses else 0,
+        ATTACK_BIT.get(role, 0),
+        tuple(
+            (USE_BIT[use], sum(KEY_BIT[key] for key in PLACES_NEEDED[role, use]))
+            for use in uses
+            if use in ("heaven", "nether", "neutralise")
+        ),
+    )
+
+
+NEEDS: dict[Role, _Needs] = {role: _needs(role) for role in USES}
+
+
+def allowed_uses(role: Role, mask: int) -> int:
+    """The uses of ``role`` that have a legal target under ``mask`` (:func:`plays`), as bits
+    of ``USE_BIT``."""
+    needs = NEEDS[role]
+    uses = needs.free
+    if mask & CAN_GIVE:  # R-PLAY-4: a card left to give
+        uses |= needs.good
+    if mask & needs.attack_bit:  # R-ATTACK-1
+        uses |= needs.attack
+    for bit, keys in needs.places:  # R-PLAY-8, R-PLAY-12, R-PLAY-15: a place open now
+        if mask & keys:
+            uses |= bit
+    return uses
+
+
+# The ``play CODE USE`` actions of a code, by (code, role, mask of plays): immutable values, so
+# every turn shares them. A deck has a few dozen codes and a game meets a few dozen masks; the
+# bound only matters to a process that loads very many deck files.
+_PLAY_ACTIONS: dict[tuple[str, Role, int], tuple[Action, ...]] = {}
+_MAX_PLAY_ACTIONS = 50_000
+
+
+def _play_actions(code: str, role: Role, mask: int) -> tuple[Action, ...]:
+    if len(_PLAY_ACTIONS) >= _MAX_PLAY_ACTIONS:
+        _PLAY_ACTIONS.clear()
+    uses = allowed_uses(role, mask)
+    actions = _PLAY_ACTIONS[code, role, mask] = tuple(
+        Action("play", code, use) for use in USES[role] if uses & USE_BIT[use]
+    )
+    return actions
 
 
 def targets(s: State, code: str, use: Use) -> list[Action]:
     """Second step: every legal place for ``code`` played as ``use``."""
-    return use_targets(s.rows, s.table, s.table.kinds_by_code[code].role, use)
+    return use_targets(s.displays, s.table, s.table.kinds_by_code[code].role, use)
 
 
 def use_targets(
@@ -157,14 +267,23 @@ def use_targets(
 ) -> list[Action]:
     """Every legal place for a ``role`` card played as ``use`` in ``displays`` (per seat, six
     rows ``side * 3 + plane``), the cards read through ``cards``."""
-    if use in ("good", "evil"):
-        side = GOOD if use == "good" else EVIL
-        return [_target(q, side) for q in range(len(displays))]
+    if use in ("good", "evil"):  # R-PLAY-3: a populace in any display
+        return list(_populace_targets(len(displays), GOOD if use == "good" else EVIL))
     if use == "attack":
-        from .attacks import attack_targets
-
-        return [_target(q, sd) for q, sd in attack_targets(displays, cards, role)]
+        return [target_action(q, sd) for q, sd in attack_targets(displays, cards, role)]
     return places(displays, cards.music, role, use)
+
+
+_POPULACE_TARGETS: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
+def _populace_targets(players: int, side: int) -> tuple[Action, ...]:
+    """``target pN.SIDE`` for every seat: the same list at every populace played."""
+    key = (players, side)
+    targets = _POPULACE_TARGETS.get(key)
+    if targets is None:
+        targets = _POPULACE_TARGETS[key] = tuple(target_action(q, side) for q in range(players))
+    return targets
 
 
 def places(
@@ -179,48 +298,48 @@ def places(
         for q, (hg, eg, _ng, he, _ee, ne) in enumerate(displays):
             if good:
                 if len(hg) < len(eg):  # R-PLAY-8, good side
-                    out.append(_target(q, GOOD, HEAVEN))
+                    out.append(target_action(q, GOOD, HEAVEN))
                 for i, c in enumerate(hg):  # R-PLAY-10: replace, never music
                     if not music[c]:
-                        out.append(_target(q, GOOD, HEAVEN, i))
+                        out.append(target_action(q, GOOD, HEAVEN, i))
             if evil and len(he) < len(ne):  # R-PLAY-8, evil side
-                out.append(_target(q, EVIL, HEAVEN))
+                out.append(target_action(q, EVIL, HEAVEN))
     elif use == "nether":
         good, evil = SIDES[role, use]  # R-PLAY-13: Heavy Metal under evil populaces only
         for q, (hg, eg, ng, _he, ee, ne) in enumerate(displays):
             if good and len(ng) < len(hg) and len(ng) < len(eg):  # R-PLAY-12, good side
-                out.append(_target(q, GOOD, NETHER))
+                out.append(target_action(q, GOOD, NETHER))
             if evil:
                 if len(ne) < len(ee):  # R-PLAY-12, evil side
-                    out.append(_target(q, EVIL, NETHER))
+                    out.append(target_action(q, EVIL, NETHER))
                 for i, c in enumerate(ne):  # R-PLAY-14: replace, never music
                     if not music[c]:
-                        out.append(_target(q, EVIL, NETHER, i))
+                        out.append(target_action(q, EVIL, NETHER, i))
     elif use == "neutralise":  # R-PLAY-15: the other music, by the row it lies in
         neutralised = PLACES[role, use]
         for q, rows in enumerate(displays):
             for r in neutralised:
                 for i, c in enumerate(rows[r]):
                     if music[c]:
-                        out.append(_target(q, r // 3, r % 3, i))
+                        out.append(target_action(q, r // 3, r % 3, i))
     return out
 
 
 def execute(s: State, player: int, code: str, use: str, action: Action) -> list[Event]:
     # A B card played as a populace goes face down: only its player sees which card it was.
     face_down = use in ("good", "evil") and s.table.kinds_by_code[code].back == "B"
-    card = s.take_from_hand(player, code, frozenset({player}) if face_down else None)
+    card = s.take_from_hand(player, code, seen_by(player) if face_down else None, face_down)
     if face_down:
         s.laid_by[card] = player  # its player keeps seeing its front (R-INFO-2)
     q, side, plane, pos = action.seat, action.side, action.plane, action.pos
     args: dict[str, object]
-    rows = s.rows[q]
+    rows = s.own_display(q)
     if use in ("good", "evil"):
         rows[side * 3 + EARTH].append(card)
         args = {"actor": player, "seat": q, "side": side}
         if s.table.kind[card].back == "B":  # played from its back: the front stays hidden
             events = [
-                Event("populace", args, {"card": code}, frozenset({player})),
+                Event("populace", args, {"card": code}, seen_by(player)),
             ]
         else:
             events = [Event("person", {**args, "card": code})]
@@ -255,19 +374,20 @@ def execute(s: State, player: int, code: str, use: str, action: Action) -> list[
 
 def _deed(s: State, player: int, side: int) -> list[Event]:
     if side == GOOD:  # R-PLAY-4: the check_play guaranteed a card to give
-        s.pending = ChooseGift(player)
+        s.pending = choose_gift(player)
         return []
-    if any(s.hands[q] for q in range(s.n) if q != player):  # R-PLAY-5
-        s.pending = ChooseVictim(player)
+    hands = s.hands
+    if any(hands[:player]) or any(hands[player + 1 :]):  # R-PLAY-5: another hand holds cards
+        s.pending = choose_victim(player)
         return []
     return [Event("no-steal", {"actor": player}), *s.end_turn(player)]  # D-PLAY-1
 
 
 def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
-    pair = frozenset({player, recipient})
+    pair = seen_by(player, recipient)
     card = s.take_from_hand(player, code, pair)
     s.hands[recipient].append(card)
-    knowledge.gained(s.knowledge[player], recipient, code)  # R-INFO-2: the giver knows
+    s.saw_gained(player, recipient, code)  # R-INFO-2: the giver knows
     back = s.table.kind[card].back
     event = Event(
         "gift",
@@ -281,11 +401,11 @@ def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
 def steal(s: State, player: int, victim: int) -> list[Event]:
     hand = s.hands[victim]
     card = hand.pop(s.rng.below(len(hand)))  # R-PLAY-5: a random card, no defence
-    pair = frozenset({player, victim})
+    pair = seen_by(player, victim)
     s.lost(victim, card, pair)  # the thief and the victim see which card it was
     s.hands[player].append(card)
     code = s.code(card)
-    knowledge.gained(s.knowledge[victim], player, code)  # R-INFO-2: the victim knows
+    s.saw_gained(victim, player, code)  # R-INFO-2: the victim knows
     event = Event(
         "steal",
         {"actor": player, "target": victim, "back": s.table.kind[card].back},
@@ -297,7 +417,7 @@ def steal(s: State, player: int, victim: int) -> list[Event]:
 
 def seal_targets(s: State) -> list[Action]:
     """Where the seal being awarded may go: :func:`seal_places` of the State."""
-    return seal_places(s.rows, s.table.music)
+    return seal_places(s.displays, s.table.music)
 
 
 def seal_places(
@@ -319,12 +439,12 @@ def seal_places(
     for q, rows in enumerate(displays):
         hg, eg, _ng, _he, ee, ne = rows
         if len(hg) < len(eg):  # R-PLAY-8, as Church Music (R-PLAY-9)
-            out.append(_target(q, GOOD, HEAVEN))
+            out.append(target_action(q, GOOD, HEAVEN))
         if len(ne) < len(ee):  # R-PLAY-12, as Heavy Metal (R-PLAY-13)
-            out.append(_target(q, EVIL, NETHER))
+            out.append(target_action(q, EVIL, NETHER))
         for r in PLACES[SEAL, "neutralise"]:
             replaceable = r in SEAL_REPLACES
             for i, c in enumerate(rows[r]):
                 if replaceable or music[c]:
-                    out.append(_target(q, r // 3, r % 3, i))
+                    out.append(target_action(q, r // 3, r % 3, i))
     return out

@@ -151,7 +151,7 @@ def explain(s: State, code: str, use: Use, action: Action) -> None:
             key="play.wrong-plane",
             params={"card": code, "use": use, "plane": wanted_plane},
         )
-    rows = s.rows[action.seat]
+    rows = s.displays[action.seat]
     row = rows[action.side * 3 + max(plane, 0)]
     if use == "neutralise":
         # Dict literals: tests/test_i18n_refusals.py reads each raise's params from the source.

@@ -22,12 +22,15 @@ def _build_deck(cards: list[int], horsemen: tuple[int, ...]) -> list[int]:
     return deck + cards
 
 
-def new_game(config: Config, seed: int) -> State:
+# ``seed: object``: check_seed refuses a wrong one with the rule's error; compiled by mypyc, an
+# ``int`` parameter would raise TypeError first (and take True for 1).
+def new_game(config: Config, seed: object) -> State:
     rng = Rng(check_seed(seed))
     n = config.players
     table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
     s = State.__new__(State)
     s.config, s.table, s.n, s.rng = config, table, n, rng
+    s.shared_parts = 0
     pool = ethos_pool(n, config.has("V-ETHOS-BALANCED"))  # R-SETUP-3
     rng.shuffle(pool)
     s.ethos = tuple(pool[:n])
@@ -54,6 +57,7 @@ def new_game(config: Config, seed: int) -> State:
     s.passed = [False] * n
     s.first_passer = -1
     s.table_cards = []
+    s.seat_traces = [() for _ in range(n)]
     s.knowledge = [{} for _ in range(n)]
     s.face_down = set()
     s.laid_by = {}

@@ -15,7 +15,9 @@ from .state import TOTAL_CHIPS, State
 START_CHIPS = 12  # K-SETUP-2
 
 
-def new_game(config: Config, seed: int) -> State:
+# ``seed: object``: check_seed refuses a wrong one with the rule's error; compiled by mypyc, an
+# ``int`` parameter would raise TypeError first (and take True for 1).
+def new_game(config: Config, seed: object) -> State:
     """K-SETUP-2: 12 chips, a faction and its action chips each; a dealer; five cards each.
     Chips not dealt (fewer than four players) start in the bank. The events of what happens
     before the first decision (the deal, round 1's mandatory payments and draws) are kept in

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
+from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
 from .actions import Action
@@ -195,11 +196,13 @@ class State:
         s.moves = self.moves
         return s
 
-    def observation(self, player: int | None) -> Observation:
-        return observation(self, player)
+    # ``player: object``, checked here: compiled by mypyc, an ``int`` parameter would turn a
+    # wrong seat ("0", 0.0) into a TypeError, and True into seat 1, before the check.
+    def observation(self, player: object) -> Observation:
+        return observation(self, None if player is None else check_seat(player, self.n))
 
-    def determinize(self, player: int, rng: Rng) -> State:
-        return determinize(self, player, rng)
+    def determinize(self, player: object, rng: Rng) -> State:
+        return determinize(self, check_seat(player, self.n), rng)
 
     # --- helpers shared by the rule modules ----------------------------------------------------
 
