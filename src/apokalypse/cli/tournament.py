@@ -37,10 +37,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from apokalypse.bots import check_bot, make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
@@ -49,41 +47,19 @@ from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT, check_seed
 
 from .simulate import MAX_GAMES, MAX_JOBS, Stop, _worker_start
+from .tournament_report import (
+    LABELS,
+    mean_interval,
+    print_summary,
+    summarise,
+    summarise_beliefs,
+    wilson,
+)
 
-Z95 = 1.959964  # the normal quantile of a two-sided 95 % interval
 IN_FLIGHT_PER_JOB = 4
 POLL_SECONDS = 0.2
-LABELS = "abcdefgh"
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-# --- statistics ---------------------------------------------------------------------------------
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion (good at small n and rates near 0 or 1)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    # the rate itself always lies inside (rounding at 0 % and 100 % must not push it out)
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
-
-
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """The mean and its normal-approximation interval (sample standard deviation); one value
-    has no interval (NaN: ``null`` in the JSON)."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = z * sd / math.sqrt(n)
-    return (mean, mean - half, mean + half)
 
 
 # --- one game, in a worker ----------------------------------------------------------------------
@@ -222,161 +198,6 @@ def progress_bar(title: str) -> Progress:
         console=Console(stderr=True),
         transient=True,
     )
-
-
-# --- the summary --------------------------------------------------------------------------------
-
-
-def summarise(
-    game: str, specs: Sequence[str], players: int, played: Sequence[Played]
-) -> dict[str, Any]:
-    """The figures per spec, the seats each spec sat in, and the paired difference of each spec
-    to the first (spec ``a``) over the complete duplicate deals."""
-    k = len(specs)
-    ok = [p for p in played if p.error is None]
-    per: list[dict[str, Any]] = []
-    for i, spec in enumerate(specs):
-        seats = wins = moves = 0
-        seconds = 0.0
-        scores: list[float] = []
-        by_seat = [0] * players
-        for p in ok:
-            for q, who in enumerate(p.pairing.lineup):
-                if who != i:
-                    continue
-                seats += 1
-                by_seat[q] += 1
-                wins += q in p.winners
-                scores.append(p.scores[q])
-                seconds += p.seconds[q]
-                moves += p.moves[q]
-        low, high = wilson(wins, seats)
-        mean, mean_low, mean_high = mean_interval(scores)
-        per.append(
-            {
-                "label": LABELS[i],
-                "spec": spec,
-                "games": sum(1 for p in ok if i in p.pairing.lineup),
-                "seats": seats,
-                "wins": wins,
-                "win_rate": _r(wins / seats if seats else math.nan),
-                "win_rate_ci95": [_r(low), _r(high)],
-                "mean_score": _r(mean),
-                "mean_score_ci95": [_r(mean_low), _r(mean_high)],
-                "moves": moves,
-                "seconds_per_move": _r(seconds / moves if moves else math.nan, 6),
-                "seats_by_position": by_seat,
-            }
-        )
-    deals: dict[int, list[Played]] = {}
-    for p in played:
-        deals.setdefault(p.pairing.deal, []).append(p)
-    complete = [
-        games for games in deals.values() if len(games) == k and all(g.error is None for g in games)
-    ]
-    differences = []
-    for i in range(1, k):
-        diffs = [_deal_rate(games, 0) - _deal_rate(games, i) for games in complete]
-        mean, low, high = mean_interval(diffs)
-        differences.append(
-            {
-                "a": specs[0],
-                "b": specs[i],
-                "labels": f"{LABELS[0]}-{LABELS[i]}",
-                "win_rate_difference": _r(mean),
-                "ci95": [_r(low), _r(high)],
-                "deals": len(diffs),
-                "method": "normal approximation on per-deal differences (duplicate deals)",
-            }
-        )
-    errors = [p for p in played if p.error is not None]
-    return {
-        "game": game,
-        "players": players,
-        "score": "points" if game == "apokalypse" else "chips won",
-        "games": len(ok),
-        "deals": len(deals),
-        "errors": len(errors),
-        "first_errors": [f"game {p.pairing.index}: {p.error}" for p in errors[:5]],
-        "specs": per,
-        "differences": differences,
-    }
-
-
-def _deal_rate(games: Sequence[Played], spec: int) -> float:
-    """Spec ``spec``'s win rate over its seats in one deal's games."""
-    seats = wins = 0
-    for p in games:
-        for q, who in enumerate(p.pairing.lineup):
-            if who == spec:
-                seats += 1
-                wins += q in p.winners
-    return wins / seats if seats else 0.0
-
-
-def _r(value: float, digits: int = 4) -> float | None:
-    return None if math.isnan(value) else round(value, digits)
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f} %"
-
-
-def print_summary(data: dict[str, Any], console: Console) -> None:
-    console.print(
-        f"{data['game']}, {data['players']} players: {data['games']} games in {data['deals']}"
-        f" duplicate deals, {data['errors']} errors, {data['seconds']:.1f} s"
-    )
-    table = Table(title="Per seat: win rate and mean, with 95 % intervals", box=box.SIMPLE)
-    table.add_column("player", no_wrap=True)
-    for head in ("seats", "win %", "95 % CI", data["score"], "95 % CI", "ms/move"):
-        table.add_column(head, justify="right", no_wrap=True)
-    for s in data["specs"]:
-        low, high = s["win_rate_ci95"]
-        mlow, mhigh = s["mean_score_ci95"]
-        table.add_row(
-            f"{s['label']}: {s['spec']}",
-            str(s["seats"]),
-            "–" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}",
-            "–" if low is None else f"{100 * low:.1f}–{100 * high:.1f}",
-            "–" if s["mean_score"] is None else f"{s['mean_score']:.2f}",
-            "–" if mlow is None else f"{mlow:.2f}…{mhigh:.2f}",
-            "–" if s["seconds_per_move"] is None else f"{1000 * s['seconds_per_move']:.2f}",
-        )
-    console.print(table)
-    for d in data["differences"]:
-        low, high = d["ci95"]
-        value = d["win_rate_difference"]
-        shown = (
-            "–"
-            if value is None or low is None
-            else (f"{100 * value:+.1f} points (95 % CI {100 * low:+.1f} … {100 * high:+.1f})")
-        )
-        console.print(
-            f"win rate {d['a']} − {d['b']}: {shown}, paired over {d['deals']} duplicate deals"
-        )
-    for line in data["first_errors"]:
-        console.print(f"[red]{line}[/red]", highlight=False)
-
-
-def summarise_beliefs(
-    players: int, measured: Sequence[tuple[int, float, float] | None]
-) -> dict[str, Any]:
-    kept = [m for m in measured if m is not None]
-    ratios = [belief / prior for _, prior, belief in kept if prior > 0]
-    mean, low, high = mean_interval(ratios)
-    return {
-        "game": "apokalypse",
-        "players": players,
-        "bots": "heuristic",
-        "games": len(measured),
-        "measured": len(kept),
-        "skipped": len(measured) - len(kept),
-        "mean_prior": _r(sum(p for _, p, _ in kept) / len(kept) if kept else math.nan),
-        "mean_belief": _r(sum(b for _, _, b in kept) / len(kept) if kept else math.nan),
-        "mean_ratio": _r(mean),
-        "ratio_ci95": [_r(low), _r(high)],
-    }
 
 
 # --- the command --------------------------------------------------------------------------------
