@@ -33,7 +33,7 @@ interface CreateFormProps {
 export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
   const [game, setGame] = useState<GameName>("apokalypse");
   const [players, setPlayers] = useState(4);
-  const [seats, setSeats] = useState<SeatKind[]>(["human", "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"]);
+  const [seats, setSeats] = useState<SeatKind[]>(["human", "medium", "medium", "medium", "medium", "medium"]);
   const [variants, setVariants] = useState<string[]>([]);
   const [gameLang, setGameLang] = useState<Lang>(lang);
   useEffect(() => setGameLang(lang), [lang]); // the game speaks the lobby's language unless told
