@@ -278,7 +278,7 @@ def _read_cards(deck: Path | None) -> str | None:
         raise ConfigError(f"--deck {str(deck)!r}: cannot read it ({why})") from None
 
 
-def _check_run(games: int, jobs: int, seed: int) -> None:
+def check_run(games: int, jobs: int, seed: int) -> None:
     """The run's size and seeds, before the first game: every game's seed must be one."""
     if not 1 <= games <= MAX_GAMES:
         raise ConfigError(f"--games must be 1–{MAX_GAMES:,}, not {games}")
@@ -310,7 +310,7 @@ def run_simulate(
     (Ctrl-C) or 143 (SIGTERM) when interrupted (the summary then covers the games that
     finished)."""
     rules = get_game(game)
-    _check_run(games, jobs, seed)
+    check_run(games, jobs, seed)
     counts = parse_players(players, rules)
     names = parse_bots(bots, rules.name)
     cards = _read_cards(deck)

@@ -44,9 +44,8 @@ from apokalypse.bots import check_bot, make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import MAX_DECISIONS, Match
 from apokalypse.engine.registry import get_game
-from apokalypse.engine.rng import SEED_LIMIT, check_seed
 
-from .simulate import MAX_GAMES, MAX_JOBS, Stop, _worker_start
+from .simulate import Stop, _worker_start, check_run
 from .tournament_report import (
     LABELS,
     mean_interval,
@@ -201,19 +200,6 @@ def progress_bar(title: str) -> Progress:
 
 
 # --- the command --------------------------------------------------------------------------------
-
-
-def check_run(games: int, jobs: int, seed: int) -> None:
-    if not 1 <= games <= MAX_GAMES:
-        raise ConfigError(f"--games must be 1–{MAX_GAMES:,}, not {games}")
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ConfigError(f"--jobs must be 1–{MAX_JOBS}, not {jobs}")
-    try:
-        check_seed(seed)
-    except ConfigError as exc:
-        raise ConfigError(f"--seed: {exc}") from None
-    if seed + games >= SEED_LIMIT:
-        raise ConfigError(f"--seed {seed} with --games {games}: the last seed would pass 2**64 - 1")
 
 
 def pairings(game: str, specs: Sequence[str], players: int, games: int, seed: int) -> list[Pairing]:
