@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 # ``python -m`` runs the module's own entry point, as the installed ``apokalypse`` script does.
 CLI = [sys.executable, "-m", "apokalypse.cli.main"]
@@ -28,3 +29,17 @@ def run(
         timeout=120,
         check=False,
     )
+
+
+def script_input(monkeypatch: Any, answers: Sequence[str]) -> None:
+    """The terminal game in-process: ``input()`` answers with ``answers`` in turn, then EOF (the
+    person closed the terminal)."""
+    lines = iter(answers)
+
+    def scripted_input(prompt: str = "") -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", scripted_input)

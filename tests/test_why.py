@@ -20,6 +20,7 @@ from apokalypse.cli.session import Session
 from apokalypse.cli.ui.why import Decision, may_explain, why_lines
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
+from tests import commands
 
 CANDIDATES = "Its best candidates:"
 REFUSED = "type why once the game is over"
@@ -41,15 +42,7 @@ def session(
     seed: int = 3,
 ) -> tuple[Session, io.StringIO]:
     """A 2-player Apokerlypse session whose people answer with ``answers``, then EOF."""
-    lines = iter(answers)
-
-    def scripted_input(prompt: str = "") -> str:
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", scripted_input)
+    commands.script_input(monkeypatch, answers)
     rules = get_game("apokerlypse")
     config = rules.config_from_options(2, [], None)
     state = rules.new_game(config, seed)

@@ -189,15 +189,7 @@ def test_bad_arguments_are_one_line_errors(tmp_path):
 
 def run_session(monkeypatch, tmp_path: Path, state, answers: list[str]) -> str:
     """Run a hot-seat Session for three people on ``state`` with scripted answers; EOF after."""
-    lines = iter(answers)
-
-    def scripted_input(prompt: str = "") -> str:
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", scripted_input)
+    commands.script_input(monkeypatch, answers)
     out = io.StringIO()
     session = Session(
         console=Console(file=out, width=120, color_system=None),
