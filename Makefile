@@ -37,7 +37,7 @@ $(UV):
 	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check "uv==0.13.9"
 
 $(STAMP): $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --quiet --python $(PYTHON)
+	$(UV) sync --frozen --all-extras --quiet --python $(PYTHON)
 	touch $(STAMP)
 
 # The web app on http://127.0.0.1:8000 over an embedded SQLite file (apokalypse.sqlite3).

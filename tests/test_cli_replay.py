@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from apokalypse.cli.replay import _lines
-from apokalypse.cli.simulate import Task, run_game
 from apokalypse.engine.record import replay
+from apokalypse.sim.runner import Task, run_game
 
 CLI = str(Path(sys.executable).parent / "apokalypse")
 

@@ -40,7 +40,7 @@ def one_line_error(run: subprocess.CompletedProcess[str], code: int = 2) -> str:
 
 @pytest.fixture(scope="module")
 def record_json() -> dict[str, Any]:
-    from apokalypse.cli.simulate import Task, run_game
+    from apokalypse.sim.runner import Task, run_game
 
     outcome = run_game(Task(0, 21, 3, ("random", "random", "random"), (), True))
     assert outcome.record is not None and outcome.error is None

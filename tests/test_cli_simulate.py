@@ -12,9 +12,10 @@ import pytest
 
 from apokalypse.bots.apokalypse import BOTS
 from apokalypse.cli.replay import _difference
-from apokalypse.cli.simulate import parse_players, run_game, run_simulate
+from apokalypse.cli.simulate import parse_players, run_simulate
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import GameRecord
+from apokalypse.sim.runner import run_game
 
 CLI = str(Path(sys.executable).parent / "apokalypse")
 
@@ -156,9 +157,9 @@ def _dying_game(task: Any) -> Any:
 
 
 def test_a_dead_worker_process_counts_its_games_as_errors(capsys, monkeypatch):
-    import apokalypse.cli.simulate as simulate
+    import apokalypse.sim.runner as runner
 
-    monkeypatch.setattr(simulate, "run_game", _dying_game)  # the forked workers inherit it
+    monkeypatch.setattr(runner, "run_game", _dying_game)  # the forked workers inherit it
     data = summary(capsys, games=4, players="2", bots="random", jobs=2)
     assert data["games"] == 4
     assert data["errors"] >= 1

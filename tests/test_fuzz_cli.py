@@ -15,10 +15,10 @@ from rich.console import Console
 
 from apokalypse.cli.replay import _difference
 from apokalypse.cli.session import QUIT_WORDS, Quit, Session
-from apokalypse.cli.simulate import Task, run_game
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
+from apokalypse.sim.runner import Task, run_game
 
 FUZZ = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

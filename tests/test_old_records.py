@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from apokalypse.cli.simulate import Task, run_game
 from apokalypse.engine.record import GameRecord, replay
+from apokalypse.sim.runner import Task, run_game
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
 

@@ -25,7 +25,9 @@ GAMES = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 players = st.integers(min_value=2, max_value=6)
 seeds = st.integers(min_value=0, max_value=2**32)
 variant_sets = st.sets(
-    st.sampled_from(["V-ETHOS-BALANCED", "V-ETHOS-ORPHANS", "V-GOOD-TEAM", "V-EDITION-2008"])
+    st.sampled_from(
+        ["V-ETHOS-BALANCED", "V-ETHOS-ORPHANS", "V-GOOD-TEAM", "V-EDITION-2008", "V-GOOD-TIES"]
+    )
 )
 
 

@@ -431,3 +431,21 @@ def test_v_edition_2008_shared_ethos_best_total_wins_regardless_of_majority():
     assert (r.case, r.winners) == ("shared-ethos", (1,))
     r = _final("eee", (3, 5, 1), good=2, evil=1, variants=("V-EDITION-2008",))
     assert r.winners == (1,)
+
+
+def test_v_good_ties_a_tie_in_populaces_is_decided_by_the_good_sum():
+    """V-GOOD-TIES (the balance lab's proposal): as many good as evil populaces count as a good
+    majority, so R-END-4 decides; strictly more evil populaces still let evil rule (R-END-5)."""
+    ties = ("V-GOOD-TIES",)
+    assert _final("gege", (20, 3, 9, 5), good=1, evil=1).case == "evil"  # the rule without it
+    r = _final("gege", (20, 3, 9, 5), good=1, evil=1, variants=ties)
+    assert (r.case, r.winners) == ("good", (0, 2))
+    r = _final("gege", (2, 3, 1, 5), good=1, evil=1, variants=ties)  # the good sum is not larger
+    assert (r.case, r.winners) == ("nobody", ())
+    r = _final("gege", (20, 3, 9, 5), good=1, evil=2, variants=ties)
+    assert (r.case, r.winners) == ("evil", (3,))
+
+
+def test_v_good_ties_leaves_the_shared_ethos_case_alone():
+    """R-END-6 keeps its own tie rule under V-GOOD-TIES: a tie is nobody's majority."""
+    assert _final("gg", (3, 5), good=2, evil=2, variants=("V-GOOD-TIES",)).winners == ()

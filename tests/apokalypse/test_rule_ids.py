@@ -83,6 +83,7 @@ RULE_IDS = (
     "R-END-4",
     "V-GOOD-TEAM",
     "R-END-5",
+    "V-GOOD-TIES",
     "D-END-1",
     "R-END-6",
     "V-EDITION-2008",

@@ -75,7 +75,7 @@ Variants = Annotated[
         "--variant",
         "-V",
         help="Variant switch, repeatable. Apokalypse: ethos-balanced, ethos-orphans, good-team,"
-        " edition-2008. Apokerlypse: short-table, bonus-cap, example-content",
+        " edition-2008, good-ties. Apokerlypse: short-table, bonus-cap, example-content",
     ),
 ]
 GameName = Annotated[str, typer.Option("--game", "-g", help="The game: apokalypse or apokerlypse")]
@@ -184,13 +184,38 @@ def simulate(
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary")] = False,
     variant: Variants = None,
     deck: DeckFile = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep every game's statistics as Parquet tables in this folder (games/,"
+            " players/); run again with the same arguments to resume"
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on Ray: --ray alone starts Ray here with --jobs CPUs; --ray auto joins the"
+            " cluster of this machine; --ray HOST:PORT or ray://HOST:PORT joins one elsewhere",
+            metavar="[ADDRESS]",
+        ),
+    ] = None,
 ) -> None:
-    """Play games between computer players and summarise them."""
-    from .simulate import run_simulate
+    """Play games between computer players and summarise them; --out keeps their statistics."""
+    from .simulate import Where, run_simulate
 
     status = guarded(
         lambda: run_simulate(
-            game, games, players, seed, bots, jobs, records, json_out, variant or [], deck
+            game,
+            games,
+            players,
+            seed,
+            bots,
+            jobs,
+            records,
+            json_out,
+            variant or [],
+            deck,
+            Where(jobs, records, out, ray),
         )
     )
     if status:  # failed games (1) or an interrupted run (130), after the summary
@@ -229,6 +254,48 @@ def bench(
     from .bench import run_bench
 
     guarded(lambda: run_bench(game, json_out, seconds))
+
+
+@app.command("bench-lab")
+def bench_lab(
+    jobs: Annotated[int, typer.Option(help="Worker processes and Ray CPUs")] = 2,
+    scale: Annotated[
+        float, typer.Option(help="Games per figure, as a multiple of the defaults (2,000/160/4)")
+    ] = 1.0,
+    use_ray: Annotated[bool, typer.Option("--ray/--no-ray", help="Measure Ray too")] = True,
+    lineup: Annotated[
+        list[str] | None,
+        typer.Option(help="Only these lineups, repeatable: random, heuristic, ISMCTS"),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
+) -> None:
+    """The lab's speed: games per hour of 4-player Apokalypse for random, heuristic and ISMCTS
+    players, in one process (with and without the collector), in --jobs processes and on Ray,
+    writing the results tables as simulate --out does."""
+    from .bench_lab import run_bench_lab
+
+    guarded(lambda: run_bench_lab(jobs, scale, use_ray, lineup, json_out))
+
+
+@app.command()
+def report(
+    folder: Annotated[Path, typer.Argument(help="A results folder (simulate --out)")],
+    compare: Annotated[
+        Path | None,
+        typer.Option(help="A second results folder: the differences, with significance tests"),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="The HTML file to write (default: FOLDER/report.html)"),
+    ] = None,
+) -> None:
+    """A self-contained HTML report with plots of a results folder: who wins by ethos and player
+    count, points, rounds, horsemen, seats and the start player, cards and winning."""
+    from .report import run_report
+
+    status = guarded(lambda: run_report(folder, compare, out))
+    if status:
+        raise typer.Exit(status)
 
 
 @app.command()
@@ -390,7 +457,20 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
+def _bare_ray(argv: list[str]) -> list[str]:
+    """``simulate --ray`` alone (at the end, or before another option) means a Ray instance
+    started here: ``--ray local``. (Click has no option whose value may be left out.)"""
+    out = list(argv)
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--ray" and (i + 1 == len(argv) or argv[i + 1].startswith("-")):
+            out[i] = "--ray=local"
+    return out
+
+
 def _run(argv: list[str] | None) -> int:
+    argv = _bare_ray(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
     try:
         status = command.main(args=argv, prog_name="apokalypse", standalone_mode=False)

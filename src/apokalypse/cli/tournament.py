@@ -44,15 +44,15 @@ from apokalypse.bots import check_bot, make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import MAX_DECISIONS, Match
 from apokalypse.engine.registry import get_game
+from apokalypse.sim.runner import Stop, worker_start
+from apokalypse.sim.stats import mean_interval, wilson
 
-from .simulate import Stop, _worker_start, check_run
+from .simulate import check_run
 from .tournament_report import (
     LABELS,
-    mean_interval,
     print_summary,
     summarise,
     summarise_beliefs,
-    wilson,
 )
 
 IN_FLIGHT_PER_JOB = 4
@@ -168,7 +168,7 @@ def run_all(
             yield work(task)
             advance()
         return
-    pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(jobs, initializer=worker_start, initargs=(os.getpid(),))
     try:
         waiting = list(reversed(tasks))  # handed out from the end: the first task first
         pending: set[Future[R]] = set()

@@ -14,39 +14,12 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from apokalypse.sim.stats import mean_interval, wilson
+
 if TYPE_CHECKING:
     from .tournament import Played
 
-Z95 = 1.959964  # the normal quantile of a two-sided 95 % interval
 LABELS = "abcdefgh"
-
-
-# --- statistics ---------------------------------------------------------------------------------
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion (good at small n and rates near 0 or 1)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    # the rate itself always lies inside (rounding at 0 % and 100 % must not push it out)
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
-
-
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """The mean and its normal-approximation interval (sample standard deviation); one value
-    has no interval (NaN: ``null`` in the JSON)."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = z * sd / math.sqrt(n)
-    return (mean, mean - half, mean + half)
 
 
 # --- the summary --------------------------------------------------------------------------------

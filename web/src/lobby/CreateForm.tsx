@@ -11,6 +11,7 @@ const VARIANTS: Record<GameName, { id: string; en: string; de: string }[]> = {
     { id: "ethos-orphans", en: "Discard orphaned cards after an Ethos change", de: "Verwaiste Karten nach Gesinnungswechsel abwerfen" },
     { id: "good-team", en: "The good win if one good player beats an evil one", de: "Die Guten gewinnen, wenn ein Guter einen Bösen übertrifft" },
     { id: "edition-2008", en: "2008 edition: shared ethos, best total wins", de: "Ausgabe 2008: gleiche Gesinnung, beste Summe gewinnt" },
+    { id: "good-ties", en: "A tie in populaces goes to the good (proposal)", de: "Gleichstand der Bevölkerung zählt für die Guten (Vorschlag)" },
   ],
   apokerlypse: [
     { id: "short-table", en: "Short rules' points table", de: "Punktetabelle der Kurzregeln" },

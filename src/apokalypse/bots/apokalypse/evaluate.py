@@ -118,12 +118,15 @@ def evaluate(world: GameState) -> list[float]:
     total_spread = 1.0 + TOTAL_SPREAD * to_come
     # A strict majority: a tie is nobody's (R-END-4 against R-END-5, R-END-6).
     good_majority = _chance(good_pop - evil_pop - 0.5, pop_spread)
-    wins = _win_chances(world, totals, good_majority, total_spread)
+    # V-GOOD-TIES: at a table of both ethos a tie counts for the good (R-END-6 keeps its rule)
+    ties = world.config.has("V-GOOD-TIES")
+    good_or_tie = _chance(good_pop - evil_pop + 0.5, pop_spread) if ties else good_majority
+    wins = _win_chances(world, totals, good_majority, good_or_tie, total_spread)
     return _blend(wins, totals, total_spread)
 
 
 def _win_chances(
-    world: State, totals: list[float], good_majority: float, spread: float
+    world: State, totals: list[float], good_majority: float, good_or_tie: float, spread: float
 ) -> list[float]:
     n = world.n
     good = [q for q in range(n) if world.ethos[q] == GOOD]
@@ -143,9 +146,9 @@ def _win_chances(
         margin = sum(totals[q] for q in good) - sum(totals[q] for q in evil)
         team = _chance(margin - 0.5, spread * math.sqrt(n))
     for q in good:
-        values[q] = good_majority * team
+        values[q] = good_or_tie * team
     for q, share in _best_share(totals, evil, spread).items():
-        values[q] = (1.0 - good_majority) * share
+        values[q] = (1.0 - good_or_tie) * share
     return values
 
 

@@ -21,6 +21,8 @@ VARIANTS = {
     " translation) instead of comparing the sums",
     "V-EDITION-2008": "when all players share one ethos, the best total wins without the majority"
     " condition",
+    "V-GOOD-TIES": "as many good as evil populaces count as a good majority (the project's proposal"
+    " from its balance studies, docs/balance.md)",
 }
 
 

@@ -61,6 +61,8 @@ def result(s: State) -> Result:
     good_pop = sum(len(s.displays[q][GOOD * 3 + EARTH]) for q in range(s.n))  # R-END-3
     evil_pop = sum(len(s.displays[q][EVIL * 3 + EARTH]) for q in range(s.n))
     good_wins_majority = good_pop > evil_pop
+    if s.config.has("V-GOOD-TIES"):  # the lab's proposal: a tie is no longer evil's (R-END-5)
+        good_wins_majority = good_pop >= evil_pop
     good = [q for q in range(s.n) if s.ethos[q] == GOOD]
     evil = [q for q in range(s.n) if s.ethos[q] == EVIL]
 
