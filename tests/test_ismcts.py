@@ -344,3 +344,21 @@ def test_it_beats_the_random_player_at_two_player_apokerlypse() -> None:
         wins += me in result.winners
     # (when written: 136 chips to 8, six wins of six)
     assert mine > theirs and wins >= 4
+
+
+def test_the_evaluation_reads_v_good_ties() -> None:
+    """V-GOOD-TIES: with as many good as evil populaces on the table, a searching player's
+    evaluation gives the good seats a better chance than under the default rule (R-END-5)."""
+    from apokalypse.games.apokalypse.cards import EVIL, GOOD
+    from tests.apokalypse.builders import blank, populaces
+
+    values = []
+    for variants in ((), ("V-GOOD-TIES",)):
+        world = blank(4, seed=3, variants=variants)
+        world.ethos = (GOOD, GOOD, EVIL, EVIL)
+        populaces(world, 0, good=3)
+        populaces(world, 2, evil=3)
+        values.append(apokalypse_value(world))
+    default, ties = values
+    assert ties[0] > default[0] and ties[1] > default[1], "the good seats gain"
+    assert ties[2] < default[2] and ties[3] < default[3], "the evil seats lose"

@@ -100,6 +100,7 @@ def test_an_interrupted_run_keeps_its_games_and_the_rerun_finishes_it(tmp_path: 
     [
         (("--bots", "grandmaster"), "grandmaster"),
         (("--players", "7"), "--players 7"),
+        (("--players", "2-3", "--bots", "random,medium,hard,expert"), "names 4 players, but the"),
         (("--ray", "127.0.0.1:1"), "cannot reach a Ray cluster"),
         (("--ray", "not an address"), "HOST:PORT"),
     ],

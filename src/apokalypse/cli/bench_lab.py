@@ -35,9 +35,8 @@ def run_bench_lab(
         return
     console = Console()
     for row in data["lineups"]:
-        table = Table(
-            title=f"{row['lineup']} players ({', '.join(row['bots'])}), {row['games']} games"
-        )
+        title = f"{row['lineup']} players ({', '.join(row['bots'])}), {row['games']} games"
+        table = Table(title=title, min_width=len(title) + 4)
         table.add_column("how")
         table.add_column("games per hour", justify="right")
         table.add_column("seconds", justify="right")

@@ -159,6 +159,11 @@ def run_simulate(
     check_run(games, jobs, seed)
     counts = parse_players(players, rules)
     names = parse_bots(bots, rules.name)
+    if len(names) > max(counts):  # a name that would never sit at a table is a mistake
+        raise ConfigError(
+            f"--bots names {len(names)} players, but the largest game of --players {players}"
+            f" has {max(counts)} seats"
+        )
     cards = _read_cards(deck)
     # Every check before the first game or file: a bad variant or deck fails here, in one line.
     config = rules.config_from_options(counts[0], variants, cards)

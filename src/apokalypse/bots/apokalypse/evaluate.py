@@ -13,8 +13,8 @@ each player's chance to win is
 - good: the good populaces outnumber the evil ones after the next horseman (R-END-3/4) *and* the
   good players' totals beat the evil players' (V-GOOD-TEAM: the best good total beats the lowest
   evil one);
-- evil: the good do not outnumber the evil (R-END-5) *and* this player has the best evil total
-  (tied evil players share, D-END-1);
+- evil: the good do not outnumber the evil (R-END-5; under V-GOOD-TIES the evil must outnumber
+  the good) *and* this player has the best evil total (tied evil players share, D-END-1);
 - everybody of one ethos (R-END-6): that ethos outnumbers the other (not needed under
   V-EDITION-2008) and this player has the best total.
 
