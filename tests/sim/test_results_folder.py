@@ -173,7 +173,7 @@ def _free_port() -> int:
 
 def test_a_ray_cluster_started_apart_is_joined_by_its_address(tmp_path: Path) -> None:
     """A Ray head started by ``ray start`` in its own process, joined with ``--ray HOST:PORT``.
-    (Ray's token authentication is switched off for this private cluster: see docs/balance.md.)"""
+    (Ray's token authentication is switched off for this private cluster: README, "On Ray".)"""
     port = _free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     ray = str(Path(sys.executable).parent / "ray")
