@@ -12,14 +12,13 @@ from apokalypse import build_info
 from apokalypse.engine.errors import ConfigError
 from apokalypse.sim.bench import LINEUPS, run_lab_bench
 
-from .simulate import MAX_JOBS
+from .simulate import check_jobs
 
 
 def run_bench_lab(
     jobs: int, scale: float, use_ray: bool, lineups: list[str] | None, json_out: bool
 ) -> None:
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ConfigError(f"--jobs must be 1–{MAX_JOBS}, not {jobs}")
+    check_jobs(jobs)
     if not 0 < scale <= 100:  # also refuses nan
         raise ConfigError(f"--scale must be more than 0 and at most 100, not {scale}")
     names = [lineup.name for lineup in LINEUPS]

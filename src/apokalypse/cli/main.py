@@ -201,7 +201,7 @@ def simulate(
     ] = None,
 ) -> None:
     """Play games between computer players and summarise them; --out keeps their statistics."""
-    from .simulate import Where, run_simulate
+    from .simulate import run_simulate
 
     status = guarded(
         lambda: run_simulate(
@@ -215,7 +215,8 @@ def simulate(
             json_out,
             variant or [],
             deck,
-            Where(jobs, records, out, ray),
+            out,
+            ray,
         )
     )
     if status:  # failed games (1) or an interrupted run (130), after the summary

@@ -12,8 +12,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import ModuleType
 
@@ -109,12 +108,16 @@ def _read_cards(deck: Path | None) -> str | None:
         raise ConfigError(f"--deck {str(deck)!r}: cannot read it ({why})") from None
 
 
+def check_jobs(jobs: int) -> None:
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ConfigError(f"--jobs must be 1–{MAX_JOBS}, not {jobs}")
+
+
 def check_run(games: int, jobs: int, seed: int) -> None:
     """The run's size and seeds, before the first game: every game's seed must be one."""
     if not 1 <= games <= MAX_GAMES:
         raise ConfigError(f"--games must be 1–{MAX_GAMES:,}, not {games}")
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ConfigError(f"--jobs must be 1–{MAX_JOBS}, not {jobs}")
+    check_jobs(jobs)
     try:
         check_seed(seed)
     except ConfigError as exc:
@@ -123,19 +126,6 @@ def check_run(games: int, jobs: int, seed: int) -> None:
         raise ConfigError(
             f"--seed {seed} with --games {games}: the last game's seed would pass 2**64 - 1"
         )
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where a run's games are played and kept: ``ray`` None plays them in ``jobs`` local
-    processes; "local" starts a Ray instance here, anything else joins that cluster
-    (:mod:`apokalypse.sim.ray_pool`). ``out``: the results folder (Parquet tables)."""
-
-    jobs: int = 1
-    records: Path | None = None
-    out: Path | None = None
-    ray: str | None = None
-    progress: bool | None = None  # None: when standard error is a terminal
 
 
 def run_simulate(
@@ -149,12 +139,14 @@ def run_simulate(
     json_out: bool,
     variants: list[str],
     deck: Path | None = None,
-    where: Where | None = None,
+    out: Path | None = None,
+    ray: str | None = None,
 ) -> int:
     """Play and summarise the run; returns the exit status: 0, 1 when any game failed, 130
     (Ctrl-C) or 143 (SIGTERM) when interrupted (the summary then covers the games that
-    finished). With a results folder, games already in it are not played again."""
-    where = where or Where(jobs, records)
+    finished). ``out``: the results folder (Parquet tables); games already in it are not played
+    again. ``ray``: None plays the games in ``jobs`` local processes; "local" starts a Ray
+    instance here, anything else joins that cluster (:mod:`apokalypse.sim.ray_pool`)."""
     rules = get_game(game)
     check_run(games, jobs, seed)
     counts = parse_players(players, rules)
@@ -169,7 +161,7 @@ def run_simulate(
     config = rules.config_from_options(counts[0], variants, cards)
     variants = _variant_names(config, variants)
     writer = None
-    if where.out is not None:
+    if out is not None:
         manifest = {
             "game": rules.name,
             "game_version": rules.version,
@@ -180,51 +172,36 @@ def run_simulate(
             "deck": deck_name(cards),
             "games": games,
         }
-        writer = Writer.open(where.out, manifest)
-    ray: ModuleType | None = None
-    stop_ray = False
-    if where.ray is not None:  # joined (or started) before any folder is made: it may fail
-        from apokalypse.sim.ray_pool import connect
-
-        ray, stop_ray = connect(None if where.ray == "local" else where.ray, jobs)
-    try:
-        return _run(rules, games, counts, seed, names, variants, cards, writer, where, ray,
-                    json_out, deck)  # fmt: skip
-    finally:
-        if ray is not None and stop_ray:
-            ray.shutdown()
-
-
-def _run(rules: Game, games: int, counts: list[int], seed: int, names: list[str],
-         variants: list[str], cards: str | None, writer: Writer | None, where: Where,
-         ray: ModuleType | None, json_out: bool, deck: Path | None) -> int:  # fmt: skip
-    records, jobs = where.records, where.jobs
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-        remove_stale_temporaries(records)  # left by an earlier run killed mid-save
-    if writer is not None:
-        writer.start()
-    keep = records is not None
-    tasks = _tasks(games, counts, seed, names, variants, keep, rules.name, cards, writer)
-    done = sum(1 for i in writer.done if i < games) if writer is not None else 0
-    to_play = games - done
-    summary = Summary(rules.name)
-    start = time.perf_counter()
-    try:
-        with Stop().catching() as stop, _progress(where, to_play) as advance:
-            played = _played(tasks, ray, min(jobs, max(1, to_play)), stop, chunk_size(names))
-            for outcome in played:
-                if records is not None and outcome.record is not None:
-                    name = f"game-{outcome.index:06d}-seed-{outcome.seed}.json"
-                    outcome.record.save(records / name)
-                if writer is not None and outcome.rows is not None:
-                    writer.add(outcome.rows)
-                summary.add(outcome)
-                advance()
-    finally:  # whatever ends the run (a second Ctrl-C too), the finished games are kept
+        writer = Writer.open(out, manifest)
+    # Ray is joined (or started) before any folder is made: joining may fail
+    with _on_ray(ray, jobs) as cluster:
+        if records is not None:
+            records.mkdir(parents=True, exist_ok=True)
+            remove_stale_temporaries(records)  # left by an earlier run killed mid-save
         if writer is not None:
-            writer.flush()
-    seconds = time.perf_counter() - start
+            writer.start()
+        keep = records is not None
+        tasks = _tasks(games, counts, seed, names, variants, keep, rules.name, cards, writer)
+        done = sum(1 for i in writer.done if i < games) if writer is not None else 0
+        to_play = games - done
+        summary = Summary(rules.name)
+        start = time.perf_counter()
+        try:
+            with Stop().catching() as stop, _progress(to_play) as advance:
+                played = _played(tasks, cluster, min(jobs, max(1, to_play)), stop,
+                                 chunk_size(names))  # fmt: skip
+                for outcome in played:
+                    if records is not None and outcome.record is not None:
+                        name = f"game-{outcome.index:06d}-seed-{outcome.seed}.json"
+                        outcome.record.save(records / name)
+                    if writer is not None and outcome.rows is not None:
+                        writer.add(outcome.rows)
+                    summary.add(outcome)
+                    advance()
+        finally:  # whatever ends the run (a second Ctrl-C too), the finished games are kept
+            if writer is not None:
+                writer.flush()
+        seconds = time.perf_counter() - start
     args = {
         "game": rules.name,
         "players": counts,
@@ -235,19 +212,27 @@ def _run(rules: Game, games: int, counts: list[int], seed: int, names: list[str]
         "deck": None if deck is None else str(deck),
     }
     data = summary.to_json(seconds, args)
-    if writer is not None:
-        data["out"] = str(where.out)
+    if out is not None:
+        data["out"] = str(out)
         data["already_done"] = done
     if json_out:
         print(json.dumps(data, indent=1))
     else:
         summary.print(data)
         if done:
-            print(f"resumed: {done} of {games} games were already in {where.out}")
+            print(f"resumed: {done} of {games} games were already in {out}")
     if stop.requested:
         print(f"interrupted after {summary.games} of {to_play} games", file=sys.stderr)
         return stop.status
     return 1 if summary.errors else 0
+
+
+def _on_ray(ray: str | None, jobs: int) -> AbstractContextManager[ModuleType | None]:
+    if ray is None:
+        return nullcontext()
+    from apokalypse.sim.ray_pool import connected
+
+    return connected(None if ray == "local" else ray, jobs)
 
 
 def _played(tasks: Iterator[Task], ray: ModuleType | None, jobs: int, stop: Stop,
@@ -260,10 +245,10 @@ def _played(tasks: Iterator[Task], ray: ModuleType | None, jobs: int, stop: Stop
 
 
 @contextmanager
-def _progress(where: Where, total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar with the time left on standard error, while the games are played."""
-    show = where.progress if where.progress is not None else sys.stderr.isatty()
-    if not show:
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A progress bar with the time left on standard error (when it is a terminal), while the
+    games are played."""
+    if not sys.stderr.isatty():
         yield lambda: None
         return
     columns = (

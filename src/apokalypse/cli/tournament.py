@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -44,7 +42,7 @@ from apokalypse.bots import check_bot, make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import MAX_DECISIONS, Match
 from apokalypse.engine.registry import get_game
-from apokalypse.sim.runner import Stop, worker_start
+from apokalypse.sim.runner import Stop, in_workers, worker_pool
 from apokalypse.sim.stats import mean_interval, wilson
 
 from .simulate import check_run
@@ -56,7 +54,6 @@ from .tournament_report import (
 )
 
 IN_FLIGHT_PER_JOB = 4
-POLL_SECONDS = 0.2
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -168,21 +165,12 @@ def run_all(
             yield work(task)
             advance()
         return
-    pool = ProcessPoolExecutor(jobs, initializer=worker_start, initargs=(os.getpid(),))
+    pool = worker_pool(jobs)
     try:
-        waiting = list(reversed(tasks))  # handed out from the end: the first task first
-        pending: set[Future[R]] = set()
-        while True:
-            while waiting and not stop.requested and len(pending) < jobs * IN_FLIGHT_PER_JOB:
-                pending.add(pool.submit(work, waiting.pop()))
-            if stop.requested:
-                pending = {f for f in pending if not f.cancel()}
-            if not pending:
-                return
-            done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                advance()
+        in_flight = jobs * IN_FLIGHT_PER_JOB
+        for _, future in in_workers(pool, work, iter(tasks), in_flight, stop):
+            yield future.result()
+            advance()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .runner import Outcome, Stop, Task, chunk_size, outcomes, run_chunk, run_game, worker_pool
@@ -135,26 +137,23 @@ def run_lab_bench(jobs: int, scale: float, use_ray: bool, lineups: Iterable[str]
     """Every figure; the lineups by name (random, heuristic, ISMCTS)."""
     wanted = {name.lower() for name in lineups}
     data: dict[str, Any] = {"jobs": jobs, "scale": scale, "lineups": []}
-    ray = None
-    started = False
+    on_ray: AbstractContextManager[ModuleType | None] = nullcontext()
     if use_ray:
-        from .ray_pool import connect
+        from .ray_pool import connected
 
-        start = clock()
-        ray, started = connect(None, jobs)
-        # Ray starts its worker processes on demand, and their first game imports the rules:
-        # part of the start, not of the rate
-        warm = ray.remote(num_cpus=1)(run_chunk)
-        ray.get([warm.remote(_tasks(WARM_UP, 1, True)) for _ in range(2 * jobs)])
-        data["ray_start_seconds"] = round(clock() - start, 2)
-    try:
+        on_ray = connected(None, jobs)
+    start = clock()
+    with on_ray as ray:
+        if ray is not None:
+            # Ray starts its worker processes on demand, and their first game imports the rules:
+            # part of the start, not of the rate
+            warm = ray.remote(num_cpus=1)(run_chunk)
+            ray.get([warm.remote(_tasks(WARM_UP, 1, True)) for _ in range(2 * jobs)])
+            data["ray_start_seconds"] = round(clock() - start, 2)
         with tempfile.TemporaryDirectory(prefix="apokalypse-bench-") as tmp:
             for lineup in LINEUPS:
                 if lineup.name.lower() in wanted:
                     games = max(2 * jobs, round(lineup.games * scale))
                     folder = Path(tmp) / lineup.name
                     data["lineups"].append(measure(lineup, games, jobs, ray, folder))
-    finally:
-        if ray is not None and started:
-            ray.shutdown()
     return data

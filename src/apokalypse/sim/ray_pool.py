@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
@@ -66,6 +67,18 @@ def connect(address: str | None, jobs: int) -> tuple[ModuleType, bool]:
         line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ConfigError(f"--ray {address}: cannot join the Ray cluster ({line})") from None
     return ray, False
+
+
+@contextmanager
+def connected(address: str | None, jobs: int) -> Iterator[ModuleType]:
+    """Ray, connected for a run (:func:`connect`); a Ray instance started here is stopped when
+    the run ends, however it ends."""
+    ray, started = connect(address, jobs)
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def ray_outcomes(

@@ -14,14 +14,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from apokalypse.bots import make_bot, seat_seed
 from apokalypse.engine.match import Match
@@ -36,6 +36,8 @@ PARENT_CHECK_SECONDS = 1.0
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 Row = dict[str, Any]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -272,34 +274,43 @@ def outcomes(
 
 def _pooled(pool: ProcessPoolExecutor, hand_outs: Iterator[tuple[Task, ...]], in_flight: int,
             stop: Stop) -> Iterator[Outcome]:  # fmt: skip
-    # Chunks go out a bounded number at a time: the task stream stays lazy, and a finished chunk
-    # comes back at once instead of waiting behind unfinished ones.
-    pending: dict[Future[list[Outcome]], tuple[Task, ...]] = {}
     broken: str | None = None
+    for chunk, future in in_workers(pool, run_chunk, hand_outs, in_flight, stop):
+        try:
+            yield from future.result()
+        except BrokenProcessPool as exc:
+            # A worker died outright (killed, out of memory): its games and those after it (the
+            # broken pool fails each at once) are counted as errors instead of losing the whole
+            # run's summary.
+            broken = broken or f"worker process died ({exc})"
+            yield from (lost(task, broken) for task in chunk)
+
+
+def in_workers(pool: ProcessPoolExecutor, work: Callable[[T], R], items: Iterator[T],
+               in_flight: int, stop: Stop) -> Iterator[tuple[T, Future[R]]]:  # fmt: skip
+    """Each item with its finished future, as soon as it is done (in any order), until the items
+    run out or a stop is requested; then the items under way finish, the others are dropped.
+
+    Items go out a bounded number at a time: the item stream stays lazy, and a finished item
+    comes back at once instead of waiting behind unfinished ones. A pool that broke refuses every
+    later item: each comes back at once with its future failed (``BrokenProcessPool``)."""
+    pending: dict[Future[R], T] = {}
     while True:
-        while broken is None and not stop.requested and len(pending) < in_flight:
-            chunk = next(hand_outs, None)
-            if chunk is None:
+        while not stop.requested and len(pending) < in_flight:
+            try:
+                item = next(items)
+            except StopIteration:
                 break
             try:
-                pending[pool.submit(run_chunk, chunk)] = chunk
+                pending[pool.submit(work, item)] = item
             except BrokenProcessPool as exc:
-                broken = f"worker process died ({exc})"
-                yield from (lost(task, broken) for task in chunk)
-        if stop.requested:  # games not yet handed to a worker are dropped; the others finish
-            pending = {f: t for f, t in pending.items() if not f.cancel()}
+                failed: Future[R] = Future()
+                failed.set_exception(exc)
+                yield item, failed
+        if stop.requested:  # items not yet handed to a worker are dropped; the others finish
+            pending = {f: item for f, item in pending.items() if not f.cancel()}
         if not pending:
-            break
+            return
         done, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
         for future in done:
-            chunk = pending.pop(future)
-            try:
-                yield from future.result()
-            except BrokenProcessPool as exc:
-                # A worker died outright (killed, out of memory): its games and those after it
-                # are counted as errors instead of losing the whole run's summary.
-                broken = f"worker process died ({exc})"
-                yield from (lost(task, broken) for task in chunk)
-    if broken is not None and not stop.requested:
-        for chunk in hand_outs:
-            yield from (lost(task, broken) for task in chunk)
+            yield pending.pop(future), future
