@@ -30,7 +30,7 @@ MAX_RECORD_BYTES = 32 << 20  # far above any real game (a long one is some 100 K
 MAX_NAME = 200  # the game and version fields
 STALE_SECONDS = 5.0  # a save's temporary lives for milliseconds; older ones were left behind
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp")  # tempfile.mkstemp in save()
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp")  # tempfile.mkstemp in atomic_write()
 
 
 class EventDigest:
@@ -140,24 +140,8 @@ class GameRecord:
         )
 
     def save(self, path: str | Path) -> None:
-        """Write atomically: a crash mid-write never leaves half a file. An error names ``path``
-        (``OSError.filename``), never the temporary file beside it, which the user never gave."""
-        path = Path(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_json(), fh, indent=1)
-                fh.write("\n")
-            os.replace(tmp, path)
-        except BaseException as exc:
-            Path(tmp).unlink(missing_ok=True)
-            if isinstance(exc, OSError):
-                raise OSError(exc.errno, exc.strerror, str(path)) from None
-            raise
+        """Write atomically (:func:`atomic_write`)."""
+        atomic_write(Path(path), (json.dumps(self.to_json(), indent=1) + "\n").encode("utf-8"))
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
@@ -185,6 +169,27 @@ class GameRecord:
         except ValueError as exc:  # an integer of more than 4,300 digits
             raise RecordError(f"{shown} is not a record ({exc})") from None
         return cls.from_json(data)
+
+
+def atomic_write(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically: a crash mid-write never leaves half a file, only
+    a temporary ``.NAME.xxxxxxxx.tmp`` beside it (:func:`remove_stale_temporaries`). An error
+    names ``path`` (``OSError.filename``), never the temporary file, which the user never gave."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        raise
+    return path
 
 
 def remove_stale_temporaries(path: str | Path, *, older_than: float = STALE_SECONDS) -> int:

@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from apokalypse.engine.errors import ConfigError
+from apokalypse.engine.record import atomic_write
 
 from .collect import collector_for
 from .schema import FORMAT, GAME_COMMON, PLAYER_COMMON, joined
@@ -174,11 +175,12 @@ class Writer:
         if (folder / MANIFEST).exists():
             found = _read_manifest(folder)
             for key in IDENTITY:
-                if found.get(key) != manifest.get(key):
+                there, here = found.get(key), manifest.get(key)
+                if there != here:
                     raise ResultsError(
-                        f"--out {folder} holds another run ({key} {_show(found.get(key))} there,"
-                        f" {_show(manifest.get(key))} here): choose another folder or repeat"
-                        " that run's arguments"
+                        f"--out {folder} holds another run ({key} {show_argument(there)} there,"
+                        f" {show_argument(here)} here): choose another folder or repeat that"
+                        " run's arguments"
                     )
         elif folder.is_dir() and any(folder.iterdir()):
             raise ResultsError(f"--out {folder} is neither empty nor a results folder")
@@ -223,30 +225,14 @@ class Writer:
             ("players", self._players, self.player_schema),
             ("games", self._games, self.game_schema),  # last: it marks the games done
         ):
-            path = self.folder / table / name
-            tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
-            try:
-                pq.write_table(pa.Table.from_pylist(rows, schema=schema), tmp, compression="zstd")
-                os.replace(tmp, path)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    tmp.unlink()
+            part = pa.BufferOutputStream()
+            pq.write_table(pa.Table.from_pylist(rows, schema=schema), part, compression="zstd")
+            atomic_write(self.folder / table / name, part.getvalue().to_pybytes())
         self.done.update(row["game"] for row in self._games)
         self._games, self._players = [], []
         self._next += 1
 
 
-def _show(value: Any) -> str:
+def show_argument(value: Any) -> str:
+    """A run argument of the manifest as one line: text as it is, the rest as JSON."""
     return json.dumps(value) if not isinstance(value, str) else value
-
-
-def atomic_write(path: Path, data: bytes) -> Path:
-    """A reader never sees half a file: written beside it, then renamed over it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-    return path

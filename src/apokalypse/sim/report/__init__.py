@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from apokalypse.engine.errors import ConfigError
-from apokalypse.sim.tables import atomic_write, read_results
+from apokalypse.engine.record import atomic_write
+from apokalypse.sim.tables import read_results
 
 from . import apokalypse, generic, html
 from .compare import compare_section

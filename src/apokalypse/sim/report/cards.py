@@ -11,7 +11,7 @@ from apokalypse.sim import plots
 from apokalypse.sim.plots import Rate
 from apokalypse.sim.stats import Test, mean_interval, stratified_proportions
 
-from .model import Plot, Run, Section, Table, p_cell, points_cell, rate, rate_cell
+from .model import Plot, Run, Section, Table, p_cell, pct, points_cell, rate, rate_cell
 
 
 def _association(run: Run, played: Sequence[int | None]) -> tuple[float, float, Rate, Rate, Test]:
@@ -150,7 +150,7 @@ def _card_row(name: str, mean: float, share: float, yes: Rate, no: Rate, test: T
     return [
         name,
         "–" if math.isnan(mean) else f"{mean:.2f}",
-        "–" if math.isnan(share) else f"{100 * share:.1f} %",
+        pct(share),
         rate_cell(yes),
         rate_cell(no),
         points_cell(test),

@@ -4,12 +4,12 @@ rate, the score's distribution and the rounds per game. A game without its own s
 
 from __future__ import annotations
 
-import json
 import math
 
 from apokalypse.sim import plots
 from apokalypse.sim.plots import Rate
 from apokalypse.sim.stats import chi_square_equal, mean_interval
+from apokalypse.sim.tables import show_argument
 
 from .model import Plot, Run, Section, Table, mean_cell, p_cell, rate, rate_cell
 
@@ -23,7 +23,7 @@ def score_column(run: Run) -> str | None:
 
 def run_section(run: Run) -> Section:
     manifest = run.manifest
-    rows = [[str(key), _show(value)] for key, value in manifest.items()]
+    rows = [[str(key), show_argument(value)] for key, value in manifest.items()]
     rows += [
         ["games in the folder", str(run.played)],
         ["finished games", str(len(run.games))],
@@ -50,10 +50,6 @@ def run_section(run: Run) -> Section:
             )
         )
     return section
-
-
-def _show(value: object) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def bots_section(run: Run) -> Section | None:
