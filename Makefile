@@ -24,7 +24,7 @@ COMPILED_SOURCES := $(shell find src/apokalypse/engine src/apokalypse/games -nam
 # those tests are about a quarter of the run's time.
 RULES_TESTS := tests/apokalypse tests/apokerlypse tests/test_determinism.py tests/test_golden.py \
                tests/test_old_records.py tests/test_record_digest.py tests/test_conformance.py \
-               tests/test_ismcts.py tests/test_builds.py \
+               tests/test_ismcts.py tests/test_builds.py tests/rl/test_features.py \
                $(foreach g,apokalypse apokerlypse,--ignore=tests/$(g)/test_bots.py \
                                                   --ignore=tests/$(g)/test_cli_play.py)
 export UV_PROJECT_ENVIRONMENT := $(VENV)

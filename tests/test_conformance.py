@@ -112,3 +112,23 @@ def test_impossible_seeds_are_refused(name: str, seed: Any) -> None:
     game = get_game(name)
     with pytest.raises(EngineError, match="seed"):
         game.new_game(_configs(name)[0], seed)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_features_number_every_legal_action_and_fill_their_fields(name: str) -> None:
+    """Every game offers its numbers (engine.features): a fixed action table holding every
+    action a random game offers, and entries that stay inside the observation's fields."""
+    game = get_game(name)
+    for config in _configs(name):
+        features = game.features(config)
+        table = {action: i for i, action in enumerate(features.actions)}
+        assert len(table) == len(features.actions)
+        size = sum(f.size for f in features.fields)
+        state = game.new_game(config, seed=5)
+        rng = Rng(5)
+        while not state.is_over:
+            legal = state.legal_actions()
+            assert all(action in table for action in legal), [str(a) for a in legal]
+            ones, at, values = features.encode(state.observation(state.to_act))
+            assert all(0 <= i < size for i in [*ones, *at]) and len(at) == len(values)
+            state.apply(legal[rng.below(len(legal))])

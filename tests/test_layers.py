@@ -17,8 +17,9 @@ BELOW: dict[str, set[str]] = {
     "i18n": {"engine", "games"},
     "wire": {"engine"},
     "sim": {"engine", "games", "bots"},
+    "rl": {"engine", "games", "i18n", "sim"},  # the lab's statistics for its evaluations
     "server": {"engine", "games", "bots", "i18n", "wire"},
-    "cli": {"engine", "games", "bots", "i18n", "wire", "sim", "server"},
+    "cli": {"engine", "games", "bots", "i18n", "wire", "sim", "server", "rl"},
 }
 
 

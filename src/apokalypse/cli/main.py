@@ -278,6 +278,22 @@ def bench_lab(
     guarded(lambda: run_bench_lab(jobs, scale, use_ray, lineup, json_out))
 
 
+@app.command("bench-rl")
+def bench_rl(
+    games: Annotated[int, typer.Option(help="Random games per loop and round")] = 40,
+    rounds: Annotated[int, typer.Option(help="Rounds; each loop keeps its best")] = 3,
+    with_openspiel: Annotated[
+        bool, typer.Option("--openspiel/--no-openspiel", help="Measure OpenSpiel too")
+    ] = True,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
+) -> None:
+    """The learning interfaces' speed: decisions per second of random play through the raw
+    engine, the PettingZoo environments and OpenSpiel (needs the rl extra)."""
+    from .bench_rl import run_bench_rl
+
+    guarded(lambda: run_bench_rl(games, rounds, with_openspiel, json_out))
+
+
 @app.command()
 def report(
     folder: Annotated[Path, typer.Argument(help="A results folder (simulate --out)")],

@@ -17,6 +17,7 @@ from typing_extensions import TypeVar  # with a default (PEP 696; in typing from
 
 from .errors import ProtocolError
 from .events import Event
+from .features import Features
 from .rng import Rng
 
 
@@ -97,3 +98,6 @@ class Game(Protocol[A, O_co, C]):
 
     def new_game(self, config: C, seed: int) -> GameState[A, O_co]: ...
     def parse_action(self, text: str) -> A: ...
+    def features(self, config: C) -> Features:
+        """The game's numbers for learning agents: its action table and observation fields."""
+        ...

@@ -16,6 +16,7 @@ from .actions import Action, parse_action
 from .cards import DEFAULT_DECK
 from .config import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Config
 from .ending import Result
+from .features import Features
 from .forecast import Forecast
 from .observation import Observation
 from .setup import new_game
@@ -57,6 +58,9 @@ class Apokalypse:
 
     def new_game(self, config: Config, seed: int) -> State:
         return new_game(config, seed)
+
+    def features(self, config: Config) -> Features:
+        return Features(config)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

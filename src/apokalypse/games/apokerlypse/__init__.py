@@ -69,6 +69,7 @@ from apokalypse.engine.errors import ConfigError
 
 from .actions import Action, parse_action
 from .config import MAX_PLAYERS, MIN_PLAYERS, Config
+from .features import Features
 from .observation import Observation
 from .scoring import Result
 from .setup import new_game
@@ -137,6 +138,9 @@ class Apokerlypse:
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def features(self, config: Config) -> Features:
+        return Features(config)
 
 
 GAME = Apokerlypse()

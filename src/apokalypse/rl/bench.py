@@ -1,0 +1,123 @@
+"""The learning interfaces' speed: decisions per second of random play through the raw engine,
+the PettingZoo environment (bare and with PettingZoo's checking wrappers) and OpenSpiel.
+
+Every loop does what an agent needs at each decision: the acting seat's observation, its legal
+actions and the apply. The raw engine hands the observation as the engine's dict and the legal
+actions as a list; the environments add the numeric vector, the mask and their own bookkeeping,
+which is the overhead measured (``overhead``: time per decision, relative to the raw engine).
+The loops take turns, several rounds, and each keeps its best round, so a busy moment of the
+machine spoils one round, not the figure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from apokalypse.engine.registry import get_game
+from apokalypse.engine.rng import Rng
+
+SETUPS = {"apokalypse": 4, "apokerlypse": 2}  # the game and its seats, as the issue names them
+
+
+def raw_engine(game: str, players: int, seeds: range) -> int:
+    engine = get_game(game)
+    config = engine.config_from_options(players, [], None)
+    rng = Rng(1)
+    decisions = 0
+    for seed in seeds:
+        state = engine.new_game(config, seed)
+        while not state.is_over:
+            state.observation(state.to_act)
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+            decisions += 1
+    return decisions
+
+
+def pettingzoo(game: str, players: int, seeds: range, wrapped: bool) -> int:
+    from . import apokalypse_v0, apokerlypse_v0
+
+    module = apokalypse_v0 if game == "apokalypse" else apokerlypse_v0
+    env = module.env(players=players) if wrapped else module.raw_env(players=players)
+    rng = Rng(1)
+    decisions = 0
+    for seed in seeds:
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.below(len(legal))]))
+            decisions += 1
+    return decisions
+
+
+def openspiel(game: str, players: int, seeds: range) -> int:
+    import pyspiel
+
+    from .openspiel import SHORT_NAMES, register
+
+    register()
+    spiel = pyspiel.load_game(SHORT_NAMES[game], {"players": players})
+    rng = Rng(1)
+    decisions = 0
+    for seed in seeds:
+        state = spiel.new_initial_state()
+        state.apply_action(seed)  # the deal
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
+            decisions += 1
+    return decisions
+
+
+def _timed(run: Callable[[], int]) -> tuple[int, float]:
+    start = time.perf_counter()
+    decisions = run()
+    return decisions, time.perf_counter() - start
+
+
+def _loops(
+    game: str, players: int, seeds: range, with_openspiel: bool
+) -> dict[str, Callable[[], int]]:
+    loops: dict[str, Callable[[], int]] = {
+        "raw engine": lambda: raw_engine(game, players, seeds),
+        "PettingZoo raw_env": lambda: pettingzoo(game, players, seeds, False),
+        "PettingZoo env": lambda: pettingzoo(game, players, seeds, True),
+    }
+    if with_openspiel:
+        loops["OpenSpiel"] = lambda: openspiel(game, players, seeds)
+    return loops
+
+
+def run_rl_bench(games: int, rounds: int, with_openspiel: bool) -> dict[str, Any]:
+    """Decisions per second of ``games`` random games per round and loop, best of ``rounds``."""
+    out: list[dict[str, Any]] = []
+    for game, players in SETUPS.items():
+        loops = _loops(game, players, range(1000, 1000 + games), with_openspiel)
+        best: dict[str, float] = {}
+        decisions: dict[str, int] = {}
+        for _ in range(rounds):
+            for name, loop in loops.items():
+                count, seconds = _timed(loop)
+                decisions[name] = count
+                best[name] = max(best.get(name, 0.0), count / seconds)
+        raw = best["raw engine"]
+        out.append(
+            {
+                "game": game,
+                "players": players,
+                "games": games,
+                "decisions": decisions,
+                "per_second": {name: round(rate) for name, rate in best.items()},
+                "overhead": {
+                    name: raw / rate - 1 for name, rate in best.items() if name != "raw engine"
+                },
+            }
+        )
+    return {"rows": out, "rounds": rounds}
