@@ -4,6 +4,7 @@ fields as they are."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,42 @@ def test_docs_show_the_fields_as_the_code_has_them(
 ) -> None:
     _, _, codec = _codec(game, players, [], cards)
     assert codec.markdown() in DOCS.read_text("utf-8"), f"docs/rl.md: regenerate the {game} table"
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rl-numbers.txt"
+
+
+def numbers_text() -> str:
+    """The action tables and field layouts of the documented configs, then the vectors of the
+    first decisions of a seeded game of each, entry by entry: what a trained agent depends on."""
+    lines: list[str] = []
+    for game, players in (("apokalypse", 4), ("apokerlypse", 2)):
+        engine, config, codec = _codec(game, players, [], None)
+        lines.append(f"== {game}, {players} players: {codec.num_actions} actions")
+        lines += [f"{i} {action}" for i, action in enumerate(codec.actions)]
+        lines.append(f"== {game}, {players} players: {codec.size} entries")
+        lines += [f"{f.name} @{codec.offset[f.name]} {f.shape}" for f in codec.fields]
+        state = engine.new_game(config, 2009)
+        rng = Rng(2009)
+        for _ in range(12):
+            seat = state.to_act
+            vector = codec.encode(state.observation(seat))
+            entries = []
+            for f in codec.fields:
+                part = codec.view(vector, f.name).ravel()
+                entries += [f"{f.name}[{i}]={part[i]:g}" for i in np.flatnonzero(part)]
+            lines.append(f"-- move {state.move}, p{seat + 1}: {' '.join(entries)}")
+            legal = state.legal_actions()
+            lines.append(f"   legal {codec.numbers(legal)}")
+            state.apply(legal[rng.below(len(legal))])
+    return "\n".join(lines) + "\n"
+
+
+def test_the_numbers_stay_as_committed() -> None:
+    """A change of an action's integer or of the vector's layout breaks every trained agent: it
+    must be deliberate (``UPDATE_GOLDEN=1`` regenerates the file; read the diff)."""
+    text = numbers_text()
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.write_text(text, "utf-8")
+    assert GOLDEN.exists(), f"missing {GOLDEN.name}: run with UPDATE_GOLDEN=1 once"
+    assert text == GOLDEN.read_text("utf-8"), f"{GOLDEN.name} differs: the numbers changed"

@@ -75,31 +75,31 @@ def _random_game(env: EngineEnv, seed: int) -> dict[str, float]:
 def test_rewards_are_the_engine_result_and_the_record_replays(game: str, players: int) -> None:
     env = MODULES[game].raw_env(players=players)
     totals = _random_game(env, seed=21)
-    assert env.state is not None and env.state.result is not None
-    winners = set(env.state.result.winners)
+    assert env.engine_state is not None and env.engine_state.result is not None
+    winners = set(env.engine_state.result.winners)
     assert totals == {f"player_{q}": 1.0 if q in winners else -1.0 for q in range(players)}
     record = env.record()
-    assert record.seed == 21 and len(record.actions) == env.state.move
+    assert record.seed == 21 and len(record.actions) == env.engine_state.move
     replayed = replay(record).state.result
-    assert replayed is not None and replayed.to_json() == env.state.result.to_json()
+    assert replayed is not None and replayed.to_json() == env.engine_state.result.to_json()
 
 
 def test_reset_with_a_seed_deals_the_engine_game_and_later_resets_the_next() -> None:
     env = apokalypse_v0.raw_env(players=3)
     env.reset(seed=7)
-    first = env.state.observation(None)  # type: ignore[union-attr]
+    first = env.engine_state.observation(None)  # type: ignore[union-attr]
     env.reset()
     assert env.record().seed == 8
     env.reset(seed=7)
-    assert env.state.observation(None) == first  # type: ignore[union-attr]
+    assert env.engine_state.observation(None) == first  # type: ignore[union-attr]
     engine_state = env.game.new_game(env.config, 7)
-    assert engine_state.observation(0) == env.state.observation(0)  # type: ignore[union-attr]
+    assert engine_state.observation(0) == env.engine_state.observation(0)  # type: ignore[union-attr]
 
 
 def test_only_the_agent_to_act_has_legal_actions_in_its_mask() -> None:
     env = apokalypse_v0.raw_env(players=4)
     env.reset(seed=2)
-    state = env.state
+    state = env.engine_state
     assert state is not None
     acting = env.agent_selection
     assert acting == f"player_{state.to_act}"
@@ -116,11 +116,18 @@ def test_an_illegal_action_names_the_rule_and_changes_nothing() -> None:
     env.reset(seed=2)
     obs = env.observe(env.agent_selection)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = (env.agent_selection, env.state.move, env.state.observation(None))  # type: ignore[union-attr]
+    state = env.engine_state
+    assert state is not None
+    before = (env.agent_selection, state.move, state.observation(None), state.observation(0))
     with pytest.raises(IllegalAction) as refused:
         env.step(illegal)
     assert refused.value.rule.startswith("R-")
-    assert (env.agent_selection, env.state.move, env.state.observation(None)) == before  # type: ignore[union-attr]
+    assert (
+        env.agent_selection,
+        state.move,
+        state.observation(None),
+        state.observation(0),
+    ) == before
     with pytest.raises(ValueError, match=r"there is no action 99999 \(the actions are 0–913\)"):
         env.step(99999)
     wrapped = apokalypse_v0.env(players=4)
@@ -150,3 +157,11 @@ def test_bad_options_are_refused_with_the_rule() -> None:
         apokerlypse_v0.raw_env(players=5)
     with pytest.raises(Exception, match="render_mode"):
         apokalypse_v0.raw_env(render_mode="rgb_array")
+
+
+def test_before_reset_every_call_says_to_reset() -> None:
+    env = apokerlypse_v0.raw_env(players=2, render_mode="ansi")
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0"), env.render):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before using the environment"):
+            call()
+    assert env.agents == [] and list(env.agent_iter()) == []

@@ -294,6 +294,23 @@ def bench_rl(
     guarded(lambda: run_bench_rl(games, rounds, with_openspiel, json_out))
 
 
+@app.command("rl-train")
+def rl_train(
+    episodes: Annotated[int, typer.Option(help="Training games")] = 30_000,
+    seed: Annotated[int, typer.Option(help="Seed of the weights, the deals and the sampling")] = 0,
+    out: Annotated[Path | None, typer.Option(help="Save the policy here (.npz)")] = None,
+    evaluate_games: Annotated[
+        int, typer.Option("--evaluate", help="Games against random play after training (0: none)")
+    ] = 2000,
+) -> None:
+    """Train the policy-gradient example of docs/rl.md (NumPy, one CPU core) at 2-player
+    Apokerlypse against random play, then measure it on games it has not seen (needs the rl
+    extra)."""
+    from .rl_train import run_rl_train
+
+    guarded(lambda: run_rl_train(episodes, seed, out, evaluate_games))
+
+
 @app.command()
 def report(
     folder: Annotated[Path, typer.Argument(help="A results folder (simulate --out)")],

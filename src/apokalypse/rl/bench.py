@@ -36,6 +36,27 @@ def raw_engine(game: str, players: int, seeds: range) -> int:
     return decisions
 
 
+def raw_with_vectors(game: str, players: int, seeds: range) -> int:
+    """The raw engine loop plus the observation vector and the mask, as the environments make
+    them: the share of the overhead that is the encoding, not PettingZoo's bookkeeping."""
+    from .codec import Codec
+
+    engine = get_game(game)
+    config = engine.config_from_options(players, [], None)
+    codec = Codec(engine, config)
+    rng = Rng(1)
+    decisions = 0
+    for seed in seeds:
+        state = engine.new_game(config, seed)
+        while not state.is_over:
+            codec.encode(state.observation(state.to_act))
+            legal = state.legal_actions()
+            codec.mask(legal)
+            state.apply(legal[rng.below(len(legal))])
+            decisions += 1
+    return decisions
+
+
 def pettingzoo(game: str, players: int, seeds: range, wrapped: bool) -> int:
     from . import apokalypse_v0, apokerlypse_v0
 
@@ -87,6 +108,7 @@ def _loops(
 ) -> dict[str, Callable[[], int]]:
     loops: dict[str, Callable[[], int]] = {
         "raw engine": lambda: raw_engine(game, players, seeds),
+        "raw engine + vectors": lambda: raw_with_vectors(game, players, seeds),
         "PettingZoo raw_env": lambda: pettingzoo(game, players, seeds, False),
         "PettingZoo env": lambda: pettingzoo(game, players, seeds, True),
     }

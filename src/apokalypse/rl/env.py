@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
-from apokalypse.engine.record import GameRecord
+from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n.texts import texts_for
 
@@ -76,9 +76,15 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         }
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         self._next_seed: int | None = None
-        self.state: GameState | None = None
+        # Until reset(), nobody is to act: last(), observe() and step() say to call reset().
+        self.agents: list[str] = []
+        self.agent_selection = ""
+        # The engine's state, for analysis and tests: agents read observe() / last(). (Not
+        # PettingZoo's ``state()``, a global view for centralised training, which is not offered:
+        # the numbers are made from a seat's observation only.)
+        self.engine_state: GameState | None = None
         self._seed = 0
-        self._actions: list[str] = []
+        self._numbers: list[int] = []  # the actions applied since the deal
         self._log: list[Event] = []
         self._cache: tuple[int, int, dict[str, Any]] | None = None
         # The mask of every agent not to act: one array, read-only so nobody changes it for all.
@@ -98,9 +104,9 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
             self._next_seed = secrets.randbits(63)
         self._seed = self._next_seed
         self._next_seed += 1
-        self.state = self.game.new_game(self.config, self._seed)
-        self._actions = []
-        self._log = list(self.state.opening)
+        self.engine_state = self.game.new_game(self.config, self._seed)
+        self._numbers = []
+        self._log = list(self.engine_state.opening) if self.render_mode is not None else []
         self._cache = None
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -108,7 +114,7 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state.to_act]
+        self.agent_selection = self.possible_agents[self.engine_state.to_act]
         if self.render_mode == "human":
             self.render()
 
@@ -122,23 +128,22 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         acting = not state.is_over and state.to_act == seat
         obs = {
             "observation": codec.encode(state.observation(seat)),
-            "action_mask": codec.mask(state.legal_actions())
-            if acting
-            else np.zeros(codec.num_actions, np.int8),
+            "action_mask": codec.mask(state.legal_actions()) if acting else self._no_actions,
         }
         self._cache = (seat, state.move, obs)
         return obs
 
     def step(self, action: int | None) -> None:
+        state = self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._started()
-        chosen = self._action(action)
-        self._log += state.apply(chosen)  # an illegal action raises here and changes nothing
-        self._actions.append(str(chosen))
-        self._cumulative_rewards[agent] = 0.0
+        number = self._number(action)
+        events = state.apply(self.codec.actions[number])  # illegal: raises, changes nothing
+        if self.render_mode is not None:
+            self._log += events
+        self._numbers.append(number)
         if state.is_over:
             result = state.result
             assert result is not None
@@ -146,43 +151,50 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
             for q, other in enumerate(self.agents):
                 self.rewards[other] = 1.0 if q in winners else -1.0
                 self.terminations[other] = True
-        elif self.max_steps is not None and len(self._actions) >= self.max_steps:
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
+            self._deads_step_first()
+        elif self.max_steps is not None and len(self._numbers) >= self.max_steps:
             for other in self.agents:
                 self.truncations[other] = True
-        if not state.is_over:
             self.agent_selection = self.possible_agents[state.to_act]
-        self._accumulate_rewards()
-        if state.is_over or self.truncations[agent]:
             self._deads_step_first()
+        else:
+            # Rewards come at the end only: every step before it leaves them all 0, which
+            # PettingZoo's reward accumulation would only add up again.
+            self.agent_selection = self.possible_agents[state.to_act]
         if self.render_mode == "human":
             self.render()
 
-    def _action(self, action: int | None) -> Any:
+    def _number(self, action: int | None) -> int:
         actions = self.codec.actions
         if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise ValueError(f"an action is an integer 0–{len(actions) - 1}, not {action!r}")
         if not 0 <= action < len(actions):
             raise ValueError(f"there is no action {action} (the actions are 0–{len(actions) - 1})")
-        return actions[int(action)]
+        return int(action)
 
     def _started(self) -> GameState:
-        if self.state is None:
+        if self.engine_state is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.engine_state
 
     def action_text(self, action: int) -> str:
         """The engine's notation of an action integer (``play m/hp heaven``)."""
         return str(self.codec.actions[action])
 
     def record(self) -> GameRecord:
-        """The game so far, as a record (``apokalypse replay`` shows it to any seat)."""
-        return GameRecord(
-            self.game.name,
-            self.game.version,
-            self.config.to_json(),
-            self._seed,
-            list(self._actions),
-        )
+        """The game so far, as a record that ``apokalypse replay --verify`` accepts: the events
+        digest and the result are made by replaying it here, once, rather than kept up at every
+        step (hashing every event would slow every decision)."""
+        actions = [str(self.codec.actions[i]) for i in self._numbers]
+        config = self.config.to_json()
+        record = GameRecord(self.game.name, self.game.version, config, self._seed, actions)
+        replayed = replay(record)
+        record.events_sha256 = replayed.digest
+        result = replayed.state.result
+        record.result = None if result is None else result.to_json()
+        return record
 
     def render(self) -> str | None:
         """What everybody saw since the last render (the spectator's view) and who acts now."""
@@ -201,4 +213,4 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         return text
 
     def close(self) -> None:
-        self.state = None
+        self.engine_state = None
