@@ -50,20 +50,16 @@ class Codec:
         return out
 
     def number(self, action: Hashable) -> int:
-        try:
-            return self.index[action]
-        except KeyError:
-            # A legal action outside the table is a bug of the table, never the agent's.
-            raise EngineError(f"the action {action} has no number in this game's table") from None
+        return self.numbers((action,))[0]
 
     def numbers(self, legal: Sequence[Hashable]) -> list[int]:
         index = self.index
         try:
             return [index[a] for a in legal]
-        except KeyError:
-            for a in legal:
-                self.number(a)
-            raise
+        except KeyError as missing:
+            # A legal action outside the table is a bug of the table, never the agent's.
+            action = missing.args[0]
+            raise EngineError(f"the action {action} has no number in this game's table") from None
 
     def mask(self, legal: Sequence[Hashable]) -> Mask:
         """1 at the integers of the ``legal`` actions, 0 elsewhere."""

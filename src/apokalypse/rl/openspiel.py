@@ -117,13 +117,21 @@ class _World:
         self.path: list[tuple[int, int]] | None = []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _World:
-        copy = _World.__new__(_World)
-        copy.table = self.table
-        copy.state = None if self.state is None else self.state.clone()
-        copy.public = self.public
-        copy.seen = list(self.seen)
-        copy.path = None if self.path is None else list(self.path)
-        return copy
+        state = None if self.state is None else self.state.clone()
+        path = None if self.path is None else list(self.path)
+        return self._sibling(state, list(self.seen), path)
+
+    def _sibling(
+        self, state: GameState | None, seen: list[bytes], path: list[tuple[int, int]] | None
+    ) -> _World:
+        """A world of the same table and public history (a copy, or a resampled world)."""
+        world = _World.__new__(_World)
+        world.table = self.table
+        world.state = state
+        world.public = self.public
+        world.seen = seen
+        world.path = path
+        return world
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.path is None:
@@ -156,13 +164,8 @@ class _World:
 
     def resampled(self, player: int, seed: int) -> _World:
         assert self.state is not None
-        world = _World.__new__(_World)
-        world.table = self.table
-        world.state = self.state.determinize(player, Rng(seed))
-        world.public = self.public
-        world.seen = [h if q == player else self.public for q, h in enumerate(self.seen)]
-        world.path = None
-        return world
+        seen = [h if q == player else self.public for q, h in enumerate(self.seen)]
+        return self._sibling(self.state.determinize(player, Rng(seed)), seen, None)
 
 
 def _rebuild(game: str, params: dict[str, Any], path: list[tuple[int, int]]) -> _World:
