@@ -92,7 +92,7 @@ def observation_scale(games: int = _CALIBRATION_GAMES, seed: int = 0) -> Array:
         while not env.terminations[env.agent_selection]:
             seen = env.observe(env.agent_selection)
             np.maximum(largest, seen["observation"], out=largest)
-            env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+            env.step(_random_legal(seen["action_mask"], rng))
     counts = codec.high > 1
     scale = np.ones(codec.size)
     scale[counts] = np.maximum(largest[counts], 1.0)
