@@ -14,7 +14,12 @@ CLI = [sys.executable, "-m", "apokalypse.cli.main"]
 
 
 def run(
-    command: Sequence[str], *, cwd: Path | None = None, stdin: str = "", columns: int = 120
+    command: Sequence[str],
+    *,
+    cwd: Path | None = None,
+    stdin: str = "",
+    columns: int = 120,
+    timeout: float = 120,
 ) -> subprocess.CompletedProcess[str]:
     """``command`` with piped input, UTF-8 text, no colours and a terminal ``columns`` wide."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": str(columns), "NO_COLOR": "1"}
@@ -26,7 +31,7 @@ def run(
         encoding="utf-8",
         cwd=cwd,
         env=env,
-        timeout=120,
+        timeout=timeout,
         check=False,
     )
 

@@ -308,7 +308,7 @@ def test_a_move_that_shows_the_ethos_costs_most_early_and_nothing_at_the_last_ho
     player's ethos; before horseman 1 that costs up to REVEAL_PENALTY, before horseman 4
     nothing; a pass shows nothing and costs nothing."""
     hook = BeliefSearch()
-    obs = {"seat": 0, "ethos": "good", "horseman": 1, "players": 4}
+    obs: Any = {"seat": 0, "ethos": "good", "horseman": 1, "players": 4}  # what it reads
     lay_good = Action("play", "populace", "good")  # a B card's back: any code reads the same
     lay_evil = Action("play", "populace", "evil")
     early = hook.root_penalty(obs, lay_good)
@@ -317,8 +317,10 @@ def test_a_move_that_shows_the_ethos_costs_most_early_and_nothing_at_the_last_ho
     # much), and the penalty does not push every near tie to the side that misleads.
     assert 0.5 * early < hook.root_penalty(obs, lay_evil) < 2 * early
     assert hook.root_penalty(obs, Action("pass")) == 0.0
-    assert hook.root_penalty({**obs, "horseman": 4}, lay_good) == 0.0
-    assert 0 < hook.root_penalty({**obs, "horseman": 3}, lay_good) < early
+    last: Any = {**obs, "horseman": 4}
+    third: Any = {**obs, "horseman": 3}
+    assert hook.root_penalty(last, lay_good) == 0.0
+    assert 0 < hook.root_penalty(third, lay_good) < early
     assert action_move(0, obs, Action("play", "violence", "attack")) is None  # no side yet
 
 

@@ -14,11 +14,11 @@ import pytest
 
 import apokalypse.games
 from apokalypse import _build
-from apokalypse.cli.bench import (
+from apokalypse.bench.apokerlypse import evaluator_benchmark
+from apokalypse.bench.engine import (
     CHECK_EVERY,
     decisions_per_sec,
     determinize_us,
-    evaluator_benchmark,
     heuristic_per_sec,
     ismcts_per_sec,
     mid_game_states,
@@ -77,7 +77,7 @@ def test_clone_samples_come_from_mid_game():
     states = mid_game_states(4, 12)
     assert len(states) == 12
     assert all(
-        isinstance(s, State) and not s.is_over and any(any(r) for d in s.rows for r in d)
+        isinstance(s, State) and not s.is_over and any(any(r) for d in s.displays for r in d)
         for s in states
     )
 
@@ -148,7 +148,7 @@ def test_search_figures_in_this_process(game: str):
 
 
 def test_the_rules_packages_read_no_clock():
-    """ARCHITECTURE: games/ are pure rules, no clocks; timing lives in cli/bench.py."""
+    """The README's design: games/ are pure rules, no clocks; timing lives in bench/."""
     games = Path(apokalypse.games.__file__).parent
     for path in games.rglob("*.py"):
         text = path.read_text("utf-8")

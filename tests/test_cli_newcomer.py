@@ -28,7 +28,8 @@ from apokalypse.i18n import LANGS, catalog, has, seat_names
 from apokalypse.i18n.apokerlypse import render as poker_text
 from tests import commands
 from tests.apokalypse.test_cli_play import ALWAYS_FIRST, LAUNCH, play
-from tests.test_cli_robustness import CLI, answer, cli, new_session, one_line_error
+from tests.conftest import cli, one_line_error
+from tests.test_cli_robustness import CLI, answer, new_session
 
 
 def draw(renderable: object, width: int = 140) -> str:
@@ -116,10 +117,10 @@ def test_a_german_apokerlypse_game_explains_bad_answers_in_german(tmp_path):
 def test_apokerlypse_game_over_names_the_player_and_the_round():
     names = seat_names(3, None, "en")
     over = {"winners": [0], "chips": [20, 0, 16], "rounds": 4, "reason": "no-chips"}
-    line = poker_text.render_event(Event("game-over", over), None, "en", names)
+    line = poker_text.render_view(Event("game-over", over).view(None), "en", names)
     assert "p2" in line.split("Chips:")[0] and "4" in line, line
     assert "a player has no chips left" not in line
-    german = poker_text.render_event(Event("game-over", over), None, "de", names)
+    german = poker_text.render_view(Event("game-over", over).view(None), "de", names)
     assert "p2" in german.split("Chips:")[0], german
     ui = make_ui("apokerlypse", POKER.config_from_options(3, [], None).to_json(), "en")
     shown = draw(ui.result_view(over, names)) + ui.result_line(over, names)
@@ -127,7 +128,7 @@ def test_apokerlypse_game_over_names_the_player_and_the_round():
     assert "p2 had no chips left after dealer round 4" in shown, shown
     # Chips won back in the round's scoring: the event does not say who ran out.
     back = {**over, "chips": [20, 3, 16]}
-    line = poker_text.render_event(Event("game-over", back), None, "en", names)
+    line = poker_text.render_view(Event("game-over", back).view(None), "en", names)
     assert "after dealer round 4: a player ran out of chips during that round" in line, line
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +11,7 @@ import pytest
 from apokalypse.cli.replay import _lines
 from apokalypse.engine.record import replay
 from apokalypse.sim.runner import Task, run_game
-
-CLI = str(Path(sys.executable).parent / "apokalypse")
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+from tests.conftest import cli, one_line_error
 
 
 @pytest.fixture(scope="module")
@@ -32,12 +25,6 @@ def write(tmp_path: Path, data: Any, name: str = "game.json") -> Path:
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data))
     return path
-
-
-def one_line_error(run: subprocess.CompletedProcess[str], code: int) -> str:
-    assert run.returncode == code, (run.stdout, run.stderr)
-    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1
-    return run.stderr
 
 
 def test_an_intact_record_verifies(tmp_path, record_json):

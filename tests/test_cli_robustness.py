@@ -24,18 +24,9 @@ from apokalypse.cli.session import Session
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
 from tests import commands
+from tests.conftest import cli, one_line_error
 
 CLI = commands.CLI
-
-
-def cli(*args: str, cwd: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return commands.run([*CLI, *args], cwd=cwd, stdin=stdin)
-
-
-def one_line_error(run: subprocess.CompletedProcess[str], code: int = 2) -> str:
-    assert run.returncode == code, (run.returncode, run.stdout[-500:], run.stderr[-2000:])
-    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1, run.stderr
-    return run.stderr
 
 
 @pytest.fixture(scope="module")
@@ -394,6 +385,15 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def outliving(pids: set[int], seconds: float = 10) -> list[int]:
+    """Those of ``pids`` still running once all have ended or ``seconds`` have passed: polled,
+    so a slow machine waits longer and a fast one not at all."""
+    deadline = time.monotonic() + seconds
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if alive(pid)]
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_workers_die_with_their_killed_parent(tmp_path, runs):
     run, _ = start_run(tmp_path, 2, runs)
@@ -403,10 +403,7 @@ def test_workers_die_with_their_killed_parent(tmp_path, runs):
         time.sleep(0.05)
     run.kill()  # SIGKILL: no handler runs, no cleanup
     run.communicate()
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in workers if alive(pid)]
+    left = outliving(workers)
     for pid in left:  # do not leave them behind for the next test
         os.kill(pid, signal.SIGKILL)
     assert not left, "worker processes outlived their parent"
@@ -426,8 +423,7 @@ def test_an_interrupted_run_keeps_what_finished(tmp_path, runs, jobs, sig):
     assert f"interrupted after {finished} of 200000 games" in err
     assert len(list(records.glob("game-*.json"))) == finished > 0
     assert not list(records.glob(".*.tmp"))
-    time.sleep(0.5)
-    assert not [pid for pid in workers if alive(pid)]
+    assert not outliving(workers), "worker processes outlived the interrupted run"
 
 
 # --- 7. temporaries a killed save left behind --------------------------------------------------

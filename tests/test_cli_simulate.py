@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,12 +13,7 @@ from apokalypse.cli.simulate import parse_players, run_simulate
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import GameRecord
 from apokalypse.sim.runner import run_game
-
-CLI = str(Path(sys.executable).parent / "apokalypse")
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+from tests.conftest import cli
 
 
 def test_simulate_json_records_and_verified_replays(tmp_path):

@@ -1,4 +1,5 @@
-"""Fuzzing the loaders and notation parsers of both games (ARCHITECTURE: refusals are typed).
+"""Fuzzing the loaders and notation parsers of both games (the README's design:
+refusals are typed).
 
 Whatever a deck file, a content file, a record's config or a line typed at the terminal holds,
 the engine either accepts it or refuses it with one of its own errors (an ``EngineError``) whose

@@ -117,12 +117,6 @@ def keys_of(game: Game) -> set[str]:
 # --- for the games' own tests ------------------------------------------------------------------
 
 
-def refused(apply: Callable[[], object]) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        apply()
-    return info.value
-
-
 def flat(out: str) -> str:
     """The output with the terminal's line wrapping undone."""
     return " ".join(out.split())

@@ -24,12 +24,9 @@ from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import play_out
 from apokalypse.engine.registry import get_game
 from tests import commands
+from tests.conftest import cli
 
 GAMES = ("apokalypse", "apokerlypse")
-
-
-def cli(*args: str) -> Any:
-    return commands.run([*commands.CLI, *args])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -11,14 +11,17 @@ from collections.abc import Iterable
 from apokalypse.engine.events import Event
 from apokalypse.games.apokalypse import GAME, Config, State, parse_action
 from apokalypse.games.apokalypse.cards import EARTH, HORSEMAN, PLANE_NAMES
+from apokalypse.games.apokalypse.config import variant_id
 from apokalypse.games.apokalypse.pending import Turn
+from tests.conftest import refused as refused  # the rule tests import it from here too
 
-SIDES = {"good": 0, "evil": 1}
-PLANES = {name: i for i, name in enumerate(PLANE_NAMES)}
+SIDES: dict[str, int] = {"good": 0, "evil": 1}
+PLANES: dict[str, int] = {name: i for i, name in enumerate(PLANE_NAMES)}
 
 
 def new(players: int = 4, seed: int = 0, variants: Iterable[str] = ()) -> State:
-    return GAME.new_game(Config(players=players, variants=frozenset(variants)), seed)
+    chosen = frozenset(variant_id(v) for v in variants)  # by id or short name
+    return GAME.new_game(Config(players=players, variants=chosen), seed)
 
 
 def blank(players: int = 4, seed: int = 0, variants: Iterable[str] = (), to_act: int = 0) -> State:
@@ -35,7 +38,7 @@ def blank(players: int = 4, seed: int = 0, variants: Iterable[str] = (), to_act:
 
 def _take(s: State, code: str) -> int:
     """Remove one card of ``code`` from the discard piles or (non-horseman) deck places."""
-    for pile in (*s.discards, *s.decks, s.seal_supply):
+    for pile in (*s.discards, *s.own_decks(), s.seal_supply):
         for i, card in enumerate(pile):
             kind = s.table.kind[card]
             if kind.code == code and kind.role != HORSEMAN:
@@ -54,7 +57,7 @@ def put(s: State, seat: int, side: str, plane: str, *codes: str) -> None:
     """Append cards to a display row; ``plane`` earth takes a B card code (face down) or a
     saint/fiend. Use ``"pop"`` as the code for any B populace."""
     s.legal_cache = None  # the position changed behind the engine's back
-    row = s.rows[seat][SIDES[side] * 3 + PLANES[plane]]
+    row = s.own_display(seat)[SIDES[side] * 3 + PLANES[plane]]
     for code in codes:
         row.append(_take(s, "m/hp" if code == "pop" else code))
 
@@ -66,7 +69,7 @@ def populaces(s: State, seat: int, good: int = 0, evil: int = 0) -> None:
 
 def row(s: State, seat: int, side: str, plane: str) -> list[str]:
     """The codes in a display row, B populaces as 'pop'."""
-    cards = s.rows[seat][SIDES[side] * 3 + PLANES[plane]]
+    cards = s.displays[seat][SIDES[side] * 3 + PLANES[plane]]
     if PLANES[plane] == EARTH:
         return [s.code(c) if s.table.kind[c].back == "K" else "pop" for c in cards]
     return [s.code(c) for c in cards]
@@ -92,7 +95,7 @@ def all_cards(s: State) -> list[int]:
     out: list[int] = []
     for h in s.hands:
         out += h
-    for d in s.rows:
+    for d in s.displays:
         for r in d:
             out += r
     for p in (*s.decks, *s.discards, s.seal_supply, s.horse_supply, s.table_cards):
@@ -106,7 +109,7 @@ def stack(s: State, deck: str, *codes: str) -> None:
     """Put cards on top of the ``"B"`` or ``"K"`` draw deck, ``codes[0]`` drawn first.
 
     ``"horseman<N>"`` moves that deck's own horseman N from wherever it lies in the deck."""
-    pile = s.decks[0 if deck == "B" else 1]
+    pile = s.own_decks()[0 if deck == "B" else 1]
     kinds_ = s.table.kind
     cards: list[int] = []
     for code in codes:
@@ -127,7 +130,7 @@ def reward(s: State, seat: int, *numbers: int) -> None:
     for number in numbers:
         card = next(c for c in s.horse_supply if s.table.kind[c].horseman == number)
         s.horse_supply.remove(card)
-        s.rewards[seat].append(card)
+        s.own_rewards()[seat].append(card)
 
 
 def deal_order(events: list[Event], back: str) -> list[int]:
@@ -143,28 +146,6 @@ def decline_all(s: State) -> list[Event]:
     while isinstance(s.pending, Defence):
         events += act(s, "decline")
     return events
-
-
-def snapshot(s: State) -> tuple[object, ...]:
-    """Everything a refused action must leave untouched."""
-    rows = [[r[:] for r in d] for d in s.rows]
-    hands = [h[:] for h in s.hands]
-    return s.observation(None), hands, rows, type(s.pending), s.pending, s.rng.state
-
-
-def refused(s: State, rule: str, *texts: str) -> None:
-    """Each action is refused for ``rule``, is not offered, and leaves the state untouched."""
-    import pytest
-
-    from apokalypse.engine.errors import IllegalAction
-
-    for text in texts:
-        before = snapshot(s)
-        assert parse_action(text) not in s.legal_actions()
-        with pytest.raises(IllegalAction) as info:
-            act(s, text)
-        assert info.value.rule == rule, text
-        assert snapshot(s) == before
 
 
 def on_turn(s: State, seat: int) -> bool:

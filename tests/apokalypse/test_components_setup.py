@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from apokalypse.engine.errors import ConfigError, DataFileError, IllegalAction
+from apokalypse.engine.errors import ConfigError, DataFileError
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import GAME, Config
@@ -43,8 +43,8 @@ from apokalypse.games.apokalypse.dealing import serving_slots
 from apokalypse.games.apokalypse.horsemen import losses
 from apokalypse.games.apokalypse.pending import Turn
 from apokalypse.games.apokalypse.secrecy import ethos_pool
-from apokalypse.games.apokalypse.state import State
 from tests.apokalypse.builders import act, all_cards, blank, hand, new, put
+from tests.conftest import refused
 
 PATTERNS = ("m/hp", "h/mp", "p/mh", "hp/m", "mp/h", "mh/p")
 DUALS = ("chastity/sex", "job/drugs", "piety/gambling")
@@ -66,14 +66,6 @@ def roles(t: CardTable, back: str) -> Counter[str]:
     return Counter(t.kind[c].role for c in cards)
 
 
-def refused(s: State, text: str, rule: str) -> None:
-    before = (s.observation(None), [h[:] for h in s.hands], type(s.pending), s.pending)
-    with pytest.raises(IllegalAction) as info:
-        act(s, text)
-    assert info.value.rule == rule
-    assert (s.observation(None), [h[:] for h in s.hands], type(s.pending), s.pending) == before
-
-
 # --- R-COMP ---------------------------------------------------------------------------------
 
 
@@ -91,8 +83,8 @@ def test_r_comp_1_any_b_card_plays_from_its_back_on_either_side() -> None:
     hand(s, 1, "hp/m")
     hand(s, 2, "church")
     act(s, "play hp/m evil", "target p2.evil", "steal p3")
-    assert s.code(s.rows[0][GOOD * 3 + EARTH][0]) == "metal"
-    assert s.code(s.rows[1][EVIL * 3 + EARTH][0]) == "hp/m"
+    assert s.code(s.displays[0][GOOD * 3 + EARTH][0]) == "metal"
+    assert s.code(s.displays[1][EVIL * 3 + EARTH][0]) == "hp/m"
 
 
 def test_r_comp_2_protection_cards_split_the_three_icons_one_and_two() -> None:
@@ -309,7 +301,7 @@ def test_r_setup_1_player_count_and_reduced_decks(players: int, b: int, k: int) 
 
 def test_r_setup_2_displays_start_with_the_basic_populaces_only() -> None:
     s = new(5, seed=3)
-    assert all(r == [] for rows in s.rows for r in rows)
+    assert all(r == [] for rows in s.displays for r in rows)
     assert [s.populaces(q) for q in range(5)] == [0] * 5
     # the basic populaces earn their card (one B, one K) …
     assert serving_slots(s, 0, 0) == [1] and serving_slots(s, 0, 1) == [1]
@@ -318,10 +310,10 @@ def test_r_setup_2_displays_start_with_the_basic_populaces_only() -> None:
 def test_r_setup_2_basic_populaces_hold_no_cards_and_are_never_attacked() -> None:
     s = blank(4)
     hand(s, 0, "h/mp", "mask", "violence", "ethos")
-    refused(s, "play h/mp heaven", "R-PLAY-8")
-    refused(s, "play mask nether", "R-PLAY-12")
-    refused(s, "play violence attack", "R-ATTACK-1")
-    refused(s, "play ethos attack", "R-ATTACK-1")
+    refused(s, "R-PLAY-8", "play h/mp heaven")
+    refused(s, "R-PLAY-12", "play mask nether")
+    refused(s, "R-ATTACK-1", "play violence attack")
+    refused(s, "R-ATTACK-1", "play ethos attack")
     assert [str(a) for a in s.legal_actions()] == ["pass", "play h/mp good", "play h/mp evil"]
 
 

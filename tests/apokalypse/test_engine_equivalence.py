@@ -86,24 +86,24 @@ def test_a_clone_is_independent_whichever_side_moves(n: int, seed: int) -> None:
 def _snapshot(s: State) -> tuple[object, ...]:
     return (
         [[row[:] for row in display] for display in s.displays],
-        [pile[:] for pile in s.piles],
-        [cards[:] for cards in s.owned_horsemen],
-        [dict(known) for known in s.seat_knowledge],
+        [pile[:] for pile in s.decks],
+        [cards[:] for cards in s.rewards],
+        [dict(known) for known in s.knowledge],
         [hand[:] for hand in s.hands],
         s.observation(None),
     )
 
 
 def test_code_outside_the_rules_gets_displays_of_its_own() -> None:
-    """``rows``, ``decks``, ``rewards`` and ``knowledge`` hand out this state's own lists: a
-    change there (as the rule tests' builders make) never reaches a clone."""
+    """``own_displays``, ``own_decks``, ``own_rewards`` and ``own_knowledge`` hand out this
+    state's own lists: a change there (as the rule tests' builders make) never reaches a clone."""
     s = GAME.new_game(Config(players=3), 1)
     twin = s.clone()
-    s.rows[0][1].append(s.decks[0].pop())
-    s.rewards[1].append(s.horse_supply[0])
-    s.knowledge[2][0, "m/hp"] = 1
-    assert twin.rows[0][1] == []
+    s.own_displays()[0][1].append(s.own_decks()[0].pop())
+    s.own_rewards()[1].append(s.horse_supply[0])
+    s.own_knowledge()[2][0, "m/hp"] = 1
+    assert twin.displays[0][1] == []
     assert len(twin.decks[0]) == len(s.decks[0]) + 1
     assert twin.rewards[1] == []
     assert twin.knowledge[2] == {}
-    assert open_mask(s) == _fresh(s)  # the change through ``rows`` reset the summary
+    assert open_mask(s) == _fresh(s)  # the change through ``own_displays`` reset the summary

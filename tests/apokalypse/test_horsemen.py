@@ -131,7 +131,7 @@ def test_r_horse_3_cards_of_the_dead_are_discarded_and_the_dead_follow_after_the
     put(s, 0, "good", "nether", "job/drugs", "pig")
     put(s, 0, "evil", "earth", "fiend")
     put(s, 0, "evil", "nether", "chastity/sex")
-    rows = s.rows[0]
+    rows = s.displays[0]
     gone = {rows[0][1], rows[1][1], rows[2][1], rows[4][0], rows[5][0]}
     before = sorted(all_cards(s))
     events = _ride(s, 1)

@@ -21,9 +21,9 @@ from apokalypse.i18n.apokalypse.render import (
     card_short,
     describe_card,
     render_action,
-    render_event,
     render_events,
     render_refusal,
+    render_view,
     rule_title,
     seat_names,
 )
@@ -160,30 +160,30 @@ def test_every_engine_event_kind_has_a_sample_here():
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
 def test_every_event_kind_renders_public_and_seen(kind, lang):
     event = SAMPLES[kind]
-    public = render_event(event, None, lang, NAMES)
+    public = render_view(event.view(None), lang, NAMES)
     assert_clean(public)
     if event.secret is not None:
         insider = min(event.seen_by)
-        seen = render_event(event, insider, lang, NAMES)
+        seen = render_view(event.view(insider), lang, NAMES)
         assert_clean(seen)
         assert seen != public
         outsider = next(q for q in range(4) if q not in event.seen_by)
-        assert render_event(event, outsider, lang, NAMES) == public
+        assert render_view(event.view(outsider), lang, NAMES) == public
 
 
 def test_secret_card_appears_only_in_the_seen_form():
     gift = SAMPLES["gift"]
-    assert render_event(gift, 1, "en", NAMES) == "p1 gives p3 a K card (good deed)."
-    assert render_event(gift, 2, "en", NAMES) == "p1 gives p3 Job/Drugs (good deed)."
-    assert "Arbeit/Drogen" in render_event(gift, 0, "de", NAMES)
-    assert "Arbeit" not in render_event(gift, None, "de", NAMES)
+    assert render_view(gift.view(1), "en", NAMES) == "p1 gives p3 a K card (good deed)."
+    assert render_view(gift.view(2), "en", NAMES) == "p1 gives p3 Job/Drugs (good deed)."
+    assert "Arbeit/Drogen" in render_view(gift.view(0), "de", NAMES)
+    assert "Arbeit" not in render_view(gift.view(None), "de", NAMES)
 
 
 def test_side_variants_and_displayed_halves():
     attack = SAMPLES["attack"]
-    assert "evil populace" in render_event(attack, None, "en", NAMES)
-    assert "bösen Bevölkerungsanteil" in render_event(attack, None, "de", NAMES)
-    place = render_event(SAMPLES["place"], None, "de", NAMES)
+    assert "evil populace" in render_view(attack.view(None), "en", NAMES)
+    assert "bösen Bevölkerungsanteil" in render_view(attack.view(None), "de", NAMES)
+    place = render_view(SAMPLES["place"].view(None), "de", NAMES)
     assert "Spielsucht" in place and "Frommheit" not in place  # only the evil half shows
     assert "Höllenebene von p2, böse Seite, Position 1" in place
 
@@ -193,11 +193,13 @@ def test_deals_are_summarised_with_the_viewers_own_cards():
         Event("deal", {"target": q, "back": b}, {"card": c}, frozenset({q}))
         for q, b, c in ((0, "B", "m/hp"), (1, "B", "metal"), (0, "K", "violence"))
     ]
-    lines = render_events([SAMPLES["round-end"], *deals, SAMPLES["round-start"]], 0, "en", NAMES)
+    lines = render_events(
+        [e.view(0) for e in [SAMPLES["round-end"], *deals, SAMPLES["round-start"]]], "en", NAMES
+    )
     assert lines[1] == "Cards dealt: p1 1 B + 1 K, p2 1 B."
     assert lines[2] == "You receive: Protection Mask | Helmet+Pig's head, Violence."
     assert len(lines) == 4
-    spectator = render_events(deals, None, "en", NAMES)
+    spectator = render_events([e.view(None) for e in deals], "en", NAMES)
     assert spectator == ["Cards dealt: p1 1 B + 1 K, p2 1 B."]
 
 
@@ -206,7 +208,7 @@ def test_events_of_random_games_render_for_every_seat_in_both_languages():
         for lang in LANGS:
             for seat in (None, *range(players)):
                 names = seat_names(players, seat, lang)
-                for line in render_events(events, seat, lang, names):
+                for line in render_events([e.view(seat) for e in events], lang, names):
                     assert_clean(line)
 
 

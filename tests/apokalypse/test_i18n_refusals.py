@@ -17,7 +17,8 @@ from apokalypse.i18n import LANGS, has, refusal_reason
 from apokalypse.i18n.apokalypse import render as apo_text
 from tests.apokalypse import builders
 from tests.apokalypse.test_cli_play import play
-from tests.test_i18n_refusals import flat, refused
+from tests.conftest import refusal
+from tests.test_i18n_refusals import flat
 
 # A plausible value for every parameter name the rules' refusals use (tests/test_i18n_refusals.py).
 PARAM_SAMPLES: dict[str, ParamValue] = {
@@ -68,7 +69,7 @@ def test_evil_heaven_without_netherworld_in_german_and_english():
     builders.populaces(s, 0, good=1, evil=1)
     builders.hand(s, 0, "m/hp")
     builders.act(s, "play m/hp heaven")
-    exc = refused(lambda: builders.act(s, "target p1.evil.heaven"))
+    exc = refusal(lambda: builders.act(s, "target p1.evil.heaven"))
     assert (exc.rule, exc.key) == ("R-PLAY-8", "play.evil-heaven-needs-nether")
     assert exc.message == "p1.evil.heaven: evil Heaven needs a Netherworld card below"
     de = apo_text.render_refusal(exc, "de")
@@ -83,7 +84,7 @@ def test_good_populace_with_one_card_in_hand_in_german_and_english():
     """R-PLAY-4: a good populace obliges a gift, so it needs a second card in hand."""
     s = builders.blank(4)
     builders.hand(s, 0, "m/hp")
-    exc = refused(lambda: builders.act(s, "play m/hp good"))
+    exc = refusal(lambda: builders.act(s, "play m/hp good"))
     assert (exc.rule, exc.key) == ("R-PLAY-4", "play.good-needs-gift")
     de = apo_text.render_refusal(exc, "de")
     assert "guten Bevölkerungsanteil brauchst Du noch eine andere Handkarte" in de
@@ -93,7 +94,7 @@ def test_good_populace_with_one_card_in_hand_in_german_and_english():
 def test_card_codes_become_card_names():
     s = builders.blank(4)
     builders.hand(s, 0, "m/hp")
-    exc = refused(lambda: builders.act(s, "play metal heaven"))
+    exc = refusal(lambda: builders.act(s, "play metal heaven"))
     assert exc.key == "play.not-held" and exc.params == {"card": "metal"}
     assert "„Heavy-Metal“ hast Du nicht auf der Hand" in apo_text.render_refusal(exc, "de")
     assert "you hold no “Heavy Metal”" in apo_text.render_refusal(exc, "en")

@@ -152,7 +152,7 @@ def _same_back_swap(s, seat: int) -> None:
     """Exchange every card in ``seat``'s hand with an unseen card of the same back in a deck."""
     kinds_ = s.table.kind
     for i, card in enumerate(s.hands[seat]):
-        pile = s.decks[0 if kinds_[card].back == "B" else 1]
+        pile = s.own_decks()[0 if kinds_[card].back == "B" else 1]
         j = next(
             k
             for k in range(len(pile) - 1, -1, -1)
@@ -184,7 +184,7 @@ def test_r_info_3_other_ethos_cards_are_hidden():
 def test_r_info_3_order_of_the_draw_decks_is_hidden():
     s = new(4, seed=9)
     other = s.clone()
-    for pile in other.decks:
+    for pile in other.own_decks():
         top = max(i for i, c in enumerate(pile) if s.table.kind[c].role == HORSEMAN)
         pile[top + 1 :] = reversed(pile[top + 1 :])
     assert other.decks != s.decks

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import GAME, Config, State, actions, observed
+from apokalypse.games.apokalypse import GAME, Config, State, Variant, actions, observed
 from apokalypse.games.apokalypse.attacks import immune_reason, remove_outermost
 from apokalypse.games.apokalypse.attacks import targets as attack_targets
 from apokalypse.games.apokalypse.cards import (
@@ -99,10 +99,10 @@ def check_decision(s: State, kinds: Mapping[str, CardKind], codes: dict[Role, st
             assert observed.side_protection(rows, side, kinds) == side_protection(s, q, side)
             for role, code in codes.items():
                 if "attack" in USES[role]:
-                    reason = immune_reason(s.rows[q], side, s.table, role)
+                    reason = immune_reason(s.displays[q], side, s.table, role)
                     assert observed.immune(obs, kinds, code, q, side) == reason
-            if s.rows[q][side * 3 + EARTH]:
-                taken = remove_outermost([row[:] for row in s.rows[q]], side)
+            if s.displays[q][side * 3 + EARTH]:
+                taken = remove_outermost([row[:] for row in s.displays[q]], side)
                 populace = rows[side * 3 + EARTH][-1]  # face down: "populace"
                 heaven, nether = (None if c is None else s.code(c) for c in taken[1:])
                 assert observed.attack_removes(obs, q, side) == (populace, heaven, nether)
@@ -113,7 +113,7 @@ def check_decision(s: State, kinds: Mapping[str, CardKind], codes: dict[Role, st
 def test_observation_rules_agree_with_the_engine_at_every_decision(n, seed, with_orphans):
     """Random games (V-ETHOS-ORPHANS or not, so that conversions leave different rows): at every
     decision each observation function gives what the engine's State function gives."""
-    config = Config(players=n, variants=frozenset({"V-ETHOS-ORPHANS"} if with_orphans else ()))
+    config = Config(players=n, variants=frozenset({Variant.ETHOS_ORPHANS} if with_orphans else ()))
     kinds = deck_kinds(config.deck_text)
     codes = one_code_per_role(kinds)
     assert len(codes) == 9  # every role a hand can hold

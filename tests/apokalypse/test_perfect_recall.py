@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from apokalypse.engine.events import EventView
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import GAME, Config, State
+from apokalypse.games.apokalypse import GAME, Config, State, Variant
 from apokalypse.games.apokalypse.cards import EARTH, CardKind, deck_kinds
 from apokalypse.games.apokalypse.observation import SIDES, Observation
 from tests.apokalypse.builders import act, blank, decline_all, hand, put
@@ -183,7 +183,7 @@ class Recall:
         """Everything remembered holds in ``world``."""
         at: dict[int, str] = {}  # token → the code lying in its place in the world
         for (q, side, pos), token in self.where.items():
-            row = world.discards[0] if q < 0 else world.rows[q][side * 3 + EARTH]
+            row = world.discards[0] if q < 0 else world.displays[q][side * 3 + EARTH]
             at[token] = world.code(row[pos])
         for token, code in self.front.items():
             assert at[token] == code, f"the populace laid as {code} must stay {code}"
@@ -217,7 +217,7 @@ def _sample(s: State, seat: int, recall: Recall, obs: Observation, seed: int) ->
     st.sets(st.sampled_from(["V-ETHOS-BALANCED", "V-ETHOS-ORPHANS"])),
 )
 def test_determinize_respects_everything_the_seat_has_seen(
-    n: int, seed: int, pick: int, variants: set[str]
+    n: int, seed: int, pick: int, variants: set[Variant]
 ) -> None:
     """R-INFO-2, R-INFO-3, D-INFO-1: along a random game, every world sampled for a seat keeps
     the copies it gave or had stolen in the hands they went to, or among the populaces those
@@ -240,9 +240,9 @@ def test_determinize_respects_everything_the_seat_has_seen(
         assert obs.get("known") == recall.known()
         assert obs.get("fronts") == recall.fronts()
         if not s.is_over and rng.below(8) == 0:
-            _sample(s, seat, recall, obs, seed + s.moves)
+            _sample(s, seat, recall, obs, seed + s.move)
             samples += 1
-    assert samples or s.moves < 16
+    assert samples or s.move < 16
 
 
 def test_the_front_of_a_killed_face_down_populace_stays_known_to_who_laid_it() -> None:
@@ -291,7 +291,7 @@ def test_a_gift_laid_face_down_or_kept_is_one_or_the_other() -> None:
     for k in range(30):
         world = s.determinize(0, Rng(k))
         held = [world.code(c) for c in world.hands[1]]
-        laid = world.code(world.rows[1][3 + EARTH][0])
+        laid = world.code(world.displays[1][3 + EARTH][0])
         assert "m/hp" in held or laid == "m/hp"
         both.add(("m/hp" in held, laid == "m/hp"))
     assert s.observation(0).get("known") == {}  # the lower bound forgot it

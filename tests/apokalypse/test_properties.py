@@ -1,4 +1,4 @@
-"""Property tests over random games of 2–6 players (ARCHITECTURE: tests that guard the design).
+"""Property tests over random games of 2–6 players (the README's design and Tests sections).
 
 Each example plays a whole seeded game with uniformly random decisions and checks, after every
 step: no exception, every physical card in exactly one place, the row invariants of R-PLAY-2,
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.rng import Rng
-from apokalypse.games.apokalypse import GAME, Config, State, parse_action
+from apokalypse.games.apokalypse import GAME, Config, State, Variant, parse_action
 from apokalypse.games.apokalypse.cards import EARTH, EVIL, GOOD, HEAVEN, NETHER
 from apokalypse.games.apokalypse.pending import ChooseTarget, Defence, Turn
 from apokalypse.games.apokalypse.placement import targets
@@ -31,7 +31,7 @@ variant_sets = st.sets(
 )
 
 
-def random_game(n: int, seed: int, variants: frozenset[str] = frozenset()):
+def random_game(n: int, seed: int, variants: frozenset[Variant] = frozenset()):
     """Yield (state, action, events) for each step of a random game."""
     s = GAME.new_game(Config(players=n, variants=variants), seed)
     rng = Rng(seed ^ 0x5EED)
@@ -44,7 +44,7 @@ def random_game(n: int, seed: int, variants: frozenset[str] = frozenset()):
 
 def check_rows(s: State) -> None:
     """R-PLAY-2: per side, Heaven ≤ Earth and Netherworld ≤ Earth."""
-    for rows in s.rows:
+    for rows in s.displays:
         for side in (GOOD, EVIL):
             earth = len(rows[side * 3 + EARTH])
             assert len(rows[side * 3 + HEAVEN]) <= earth
@@ -160,7 +160,7 @@ def hidden_swap(s: State, player: int, rng: Rng) -> State | None:
     for q, h in enumerate(t.hands):
         if q != player:
             places += [(h, i) for i, c in enumerate(h) if (q, t.code(c)) not in known]
-    for pile in t.decks:
+    for pile in t.own_decks():
         places += [(pile, i) for i, c in enumerate(pile) if t.table.kind[c].role != "horseman"]
     # D-INFO-1: the fronts of dead populaces lying face down in the discard pile
     hidden = [(t.discards[0], i) for i, c in enumerate(t.discards[0]) if c in t.face_down]

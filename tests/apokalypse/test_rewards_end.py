@@ -147,7 +147,7 @@ def test_r_reward_3_seal_goes_as_church_music_heavy_metal_or_onto_displayed_musi
     put(s, 1, "good", "earth", "pop")
     put(s, 1, "good", "heaven", "church")
     _two_survivors(s, 2)
-    s.discard(s.rows[2][0].pop())
+    s.discard(s.own_display(2)[0].pop())
     put(s, 2, "good", "heaven", "mh/p")  # a mask instead of the Church Music
     _seal_for_seat0(s)
     legal = sorted(str(a) for a in s.legal_actions())

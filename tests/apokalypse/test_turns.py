@@ -2,38 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
-from apokalypse.engine.errors import IllegalAction
-from apokalypse.games.apokalypse import State, parse_action
+from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.actions import PASS
 from apokalypse.games.apokalypse.pending import Defence, Turn
 from tests.apokalypse.builders import act, blank, codes, hand, kinds, populaces, put, row
-
-
-def snapshot(s: State) -> tuple[Any, ...]:
-    return (
-        s.observation(None),
-        [h[:] for h in s.hands],
-        [[r[:] for r in d] for d in s.rows],
-        [d[:] for d in s.decks],
-        [d[:] for d in s.discards],
-        type(s.pending),
-        s.pending,
-        s.rng.state,
-    )
-
-
-def refused(s: State, text: str, rule: str) -> None:
-    """``text`` is refused for ``rule``, is not offered, and leaves the state untouched."""
-    before = snapshot(s)
-    assert parse_action(text) not in s.legal_actions()
-    with pytest.raises(IllegalAction) as info:
-        act(s, text)
-    assert info.value.rule == rule
-    assert snapshot(s) == before
+from tests.conftest import refused
 
 
 def on_turn(s: State, seat: int) -> bool:
@@ -82,20 +55,20 @@ def test_r_turn_1_a_turn_is_a_play_or_a_pass() -> None:
     s = table_with_good_populaces(4)
     hand(s, 0, "h/mp")
     hand(s, 1, "violence")
-    refused(s, "give h/mp", "R-TURN-1")
-    refused(s, "steal p2", "R-TURN-1")
-    refused(s, "target p1.good.heaven", "R-TURN-1")
-    refused(s, "defend h/mp", "R-TURN-1")
+    refused(s, "R-TURN-1", "give h/mp")
+    refused(s, "R-TURN-1", "steal p2")
+    refused(s, "R-TURN-1", "target p1.good.heaven")
+    refused(s, "R-TURN-1", "defend h/mp")
 
 
 def test_r_turn_1_cards_are_played_from_hand_only() -> None:
     s = table_with_good_populaces(4)
     hand(s, 0, "h/mp")
     hand(s, 1, "p/mh")  # another player's card
-    refused(s, "play p/mh heaven", "R-TURN-1")
-    refused(s, "play violence attack", "R-TURN-1")
-    refused(s, "play nonsense heaven", "R-TURN-1")
-    refused(s, "play seal heaven", "R-TURN-1")  # seals never come into a hand
+    refused(s, "R-TURN-1", "play p/mh heaven")
+    refused(s, "R-TURN-1", "play violence attack")
+    refused(s, "R-TURN-1", "play nonsense heaven")
+    refused(s, "R-TURN-1", "play seal heaven")  # seals never come into a hand
 
 
 # --- R-TURN-2 -------------------------------------------------------------------------------
@@ -211,7 +184,7 @@ def test_r_turn_4_round_does_not_end_while_two_players_remain() -> None:
 def test_r_turn_5_empty_hand_can_only_pass() -> None:
     s = table_with_good_populaces(4)
     assert s.legal_actions() == [PASS]
-    refused(s, "play h/mp heaven", "R-TURN-1")
+    refused(s, "R-TURN-1", "play h/mp heaven")
     act(s, "pass")
     assert s.passed[0] and on_turn(s, 1)
 

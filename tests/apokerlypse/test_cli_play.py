@@ -7,8 +7,6 @@ from __future__ import annotations
 import io
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -18,6 +16,7 @@ from apokalypse.engine.record import replay
 from apokalypse.games.apokerlypse import GAME
 from apokalypse.i18n import seat_names
 from tests.apokalypse.test_cli_play import ALWAYS_FIRST, play, saved
+from tests.conftest import cli, one_line_error
 
 POKER = "--game apokerlypse"
 
@@ -127,13 +126,6 @@ def test_a_content_file(tmp_path):
     assert saved(tmp_path / "game.json").config["content"] == CUSTOM  # the record carries it
 
 
-def one_line_error(run: subprocess.CompletedProcess[str]) -> str:
-    assert run.returncode == 2, (run.stdout, run.stderr)
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
-    return lines[0]
-
-
 def test_bad_arguments_are_one_line_errors(tmp_path):
     (tmp_path / "bad.toml").write_text('[card.7h]\ntiming = "sometimes"\nkind = "gain"\n')
     (tmp_path / "broken.toml").write_text("[card.7h\n")
@@ -165,11 +157,6 @@ def test_hot_seat_shows_each_hand_only_to_its_owner(tmp_path):
 
 
 # --- replay -------------------------------------------------------------------------------------
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    script = str(Path(sys.executable).parent / "apokalypse")
-    return subprocess.run([script, *args], capture_output=True, text=True, timeout=120)
 
 
 def test_replay_of_an_apokerlypse_record(tmp_path):

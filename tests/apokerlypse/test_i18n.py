@@ -118,8 +118,10 @@ def test_apokerlypse_events_render_for_every_seat_in_both_languages(poker_played
                 names = seat_names(players, seat, lang)
                 for batch in batches:
                     for event in batch:  # one by one, and grouped as the terminal shows them
-                        assert_clean(poker_text.render_event(event, seat, lang, names))
-                    for line in poker_text.render_events(batch, seat, lang, names):
+                        assert_clean(poker_text.render_view(event.view(seat), lang, names))
+                    for line in poker_text.render_events(
+                        [e.view(seat) for e in batch], lang, names
+                    ):
                         assert_clean(line)
 
 
@@ -129,8 +131,8 @@ def test_apokerlypse_secrets_show_only_in_the_seen_form(poker_played):
     assert {e.kind for e in secret} >= {"draw", "peek", "take", "give", "swap"}
     for event in secret:
         for lang in LANGS:
-            public = poker_text.render_event(event, None, lang, NAMES)
-            insider = poker_text.render_event(event, min(event.seen_by), lang, NAMES)
+            public = poker_text.render_view(event.view(None), lang, NAMES)
+            insider = poker_text.render_view(event.view(min(event.seen_by)), lang, NAMES)
             assert insider != public
             for hidden in event.secret.values():
                 for code in hidden if isinstance(hidden, list) else [hidden]:
@@ -138,7 +140,7 @@ def test_apokerlypse_secrets_show_only_in_the_seen_form(poker_played):
                     assert poker_text.card_label(code) not in public
             outsiders = [q for q in range(4) if q not in event.seen_by]
             for q in outsiders:
-                assert poker_text.render_event(event, q, lang, NAMES) == public
+                assert poker_text.render_view(event.view(q), lang, NAMES) == public
 
 
 def test_apokerlypse_decisions_and_actions_render(poker_played):
@@ -195,5 +197,9 @@ def test_apokerlypse_cards_and_effects_read_well():
         "Strukturänderung: diese Karte zählt als ♥ Herz"
     )
     draws = [Event("draw", {"seat": 0}, {"card": c}, frozenset({0})) for c in ("7h", "Ks")]
-    assert poker_text.render_events(draws, 0, "en", ["p1 (you)", "p2"]) == ["p1 (you) draws 7♥ K♠."]
-    assert poker_text.render_events(draws, 1, "de", NAMES) == ["p1 zieht 2 Karten."]
+    assert poker_text.render_events([e.view(0) for e in draws], "en", ["p1 (you)", "p2"]) == [
+        "p1 (you) draws 7♥ K♠."
+    ]
+    assert poker_text.render_events([e.view(1) for e in draws], "de", NAMES) == [
+        "p1 zieht 2 Karten."
+    ]

@@ -16,7 +16,8 @@ from apokalypse.i18n import LANGS, has
 from apokalypse.i18n.apokerlypse import render as poker_text
 from tests.apokalypse.test_cli_play import play
 from tests.apokerlypse import builders as poker_builders
-from tests.test_i18n_refusals import flat, refused
+from tests.conftest import refusal
+from tests.test_i18n_refusals import flat
 
 # A plausible value for every parameter name the rules' refusals use (tests/test_i18n_refusals.py).
 PARAM_SAMPLES: dict[str, ParamValue] = {
@@ -43,7 +44,7 @@ def test_apokerlypse_pay_when_short_in_german_and_english():
     poker_builders.deal_round(s, low, draws=["9c", "9d", "Tc", "Td"], chips=[12, 2], round=2)
     poker_builders.play_until(s, "stake")
     assert s.to_act == 1 and s.short[1]
-    exc = refused(lambda: poker_builders.act(s, "pay"))
+    exc = refusal(lambda: poker_builders.act(s, "pay"))
     assert (exc.rule, exc.key) == ("K-SHORT-1", "pay.short")
     de = poker_text.render_refusal(exc, "de")
     assert de.startswith("Nicht erlaubt — K-SHORT-1 (wer nicht zahlen kann")
@@ -55,10 +56,10 @@ def test_apokerlypse_cards_and_chips_in_refusals():
     s = poker_builders.new(2)
     low = {0: ["2c", "3d", "4h", "5s", "7c"], 1: ["2d", "3h", "4s", "5c", "8d"]}
     poker_builders.deal_round(s, low, draws=["9c", "9d"])
-    exc = refused(lambda: poker_builders.act(s, "discard Th"))
+    exc = refusal(lambda: poker_builders.act(s, "discard Th"))
     assert exc.key == "discard.not-held" and exc.message == "you hold no Th"
     assert "10♥ hast Du nicht auf der Hand" in poker_text.render_refusal(exc, "de")
-    exc = refused(lambda: poker_builders.act(s, "done"))
+    exc = refusal(lambda: poker_builders.act(s, "done"))
     assert exc.key == "discard.first"
     assert "wirf zuerst ab bis auf 5 Karten" in poker_text.render_refusal(exc, "de")
 

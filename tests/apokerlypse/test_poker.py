@@ -6,7 +6,8 @@ from itertools import combinations
 
 import pytest
 
-from apokalypse.cli.bench import decisions_per_sec, evaluator_benchmark
+from apokalypse.bench.apokerlypse import evaluator_benchmark
+from apokalypse.bench.engine import decisions_per_sec
 from apokalypse.games.apokerlypse.cards import parse_card
 from apokalypse.games.apokerlypse.poker import (
     CATEGORIES,

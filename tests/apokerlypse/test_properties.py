@@ -25,6 +25,7 @@ from apokalypse.games.apokerlypse.cards import CODES, FACTIONS
 from apokalypse.games.apokerlypse.knowledge import record
 from apokalypse.games.apokerlypse.pending import Window
 from tests.apokerlypse.builders import all_cards, chips_total
+from tests.conftest import snapshot
 
 
 def _every_card_content() -> str:
@@ -155,19 +156,6 @@ PROBES = [
     "target p1",
     "target p4",
 ]
-
-
-def snapshot(s: State) -> tuple[Any, ...]:
-    return (
-        s.observation(None),
-        [h[:] for h in s.hands],
-        s.pile[:],
-        s.stack[:],
-        s.flow,
-        s.rng.state,
-        s.chips[:],
-        sorted(s.used),
-    )
 
 
 @GAMES

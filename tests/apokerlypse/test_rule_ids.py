@@ -1,5 +1,6 @@
 """Every rule id of ``docs/rules/apokerlypse.md`` is named by a test that checks it (in the
-test's name or docstring), as ARCHITECTURE asks: ``test_k_score_7_…`` checks K-SCORE-7."""
+test's name or docstring), as the README's Tests section says: ``test_k_score_7_…`` checks
+K-SCORE-7."""
 
 from __future__ import annotations
 

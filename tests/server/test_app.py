@@ -19,7 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from apokalypse.server import games
 from apokalypse.server.store import Store
-from apokalypse.wire import WIRE_VERSION
+from apokalypse.wire import WIRE_VERSION, ActionMessage
+from tests.conftest import create as create  # shared; test_lobby imports it from here
 
 TIMEOUT = 10.0  # every receive and request; a healthy server answers in milliseconds
 APOKALYPSE = Path(sys.executable).with_name("apokalypse")
@@ -95,14 +96,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     assert "Traceback" not in running.errors(), running.errors()
 
 
-def create(server: Server, **body: Any) -> dict[str, Any]:
-    request = {"game": "apokalypse", "players": 2, "seats": ["human", "heuristic"]}
-    response = httpx.post(f"{server.http}/api/games", json={**request, **body}, timeout=TIMEOUT)
-    assert response.status_code == 200, response.text
-    data: dict[str, Any] = response.json()
-    return data
-
-
 def receive(ws: ClientConnection, messages: list[dict[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT))
     messages.append(data)
@@ -123,7 +116,8 @@ def play(ws: ClientConnection, state: dict[str, Any], n: int, seen: list[dict[st
     for _ in range(n):
         if not state["legal"]:
             break
-        action = next((a for a in state["legal"] if a != "pass"), "pass")
+        legal = [a["text"] for a in state["legal"]]
+        action = next((a for a in legal if a != "pass"), "pass")
         move = state["observation"]["move"]
         ws.send(json.dumps({"action": action, "move": move}))
         state = answer(ws, seen, move)
@@ -190,13 +184,14 @@ def test_a_game_against_a_computer_player(server: Server) -> None:
         assert any(e["args"].get("actor") == 1 for m in seen for e in m.get("events", []))
 
         # the first state's move again: stale
-        ws.send(json.dumps({"action": first["legal"][0], "move": 0}))
+        ws.send(json.dumps({"action": first["legal"][0]["text"], "move": 0}))
         refused = receive(ws, seen)
         assert refused["type"] == "refused" and "rule" not in refused
         assert str(move) in refused["reason"]
 
         # an action the rules refuse: its rule id and a German reason
-        illegal = next(a for a in ("decline", "steal p2", "back") if a not in state["legal"])
+        legal = [a["text"] for a in state["legal"]]
+        illegal = next(a for a in ("decline", "steal p2", "back") if a not in legal)
         ws.send(json.dumps({"action": illegal, "move": move}))
         refused = receive(ws, seen)
         assert refused["type"] == "refused", refused
@@ -266,7 +261,8 @@ def test_computer_players_resume_exactly(tmp_path: Path) -> None:
     for _ in range(8):
         legal = [str(a) for a in live.state.legal_actions()]
         action = next((a for a in legal if a != "pass"), "pass")
-        live.play(store, live.check(0, {"action": action, "move": live.state.move}))
+        shown = live.state.observation(0)["move"]  # what seat 0's connection was sent
+        live.play(store, live.check(0, ActionMessage(action=action, move=shown), shown))
     rebuilt = games.rebuild(store, live.id)
     assert rebuilt.match.actions == live.match.actions
     assert rebuilt.state.observation(0) == live.state.observation(0)

@@ -16,6 +16,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from tests.conftest import create
+
 from .databases import fresh_schema, reachable
 from .test_app import APOKALYPSE, Server, free_port
 
@@ -83,14 +85,6 @@ def processes(database: str) -> Iterator[tuple[Process, Process]]:
             process.stop()
 
 
-def create(process: Process, seats: list[str]) -> dict[str, Any]:
-    body = {"game": "apokalypse", "players": 2, "seats": seats}
-    response = httpx.post(f"{process.http}/api/games", json=body, timeout=WAIT)
-    assert response.status_code == 200, response.text
-    data: dict[str, Any] = response.json()
-    return data
-
-
 def receive(ws: ClientConnection) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(ws.recv(timeout=WAIT))
     return data
@@ -112,7 +106,8 @@ def receive_move(ws: ClientConnection, move: int) -> list[dict[str, Any]]:
 
 def send(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
     """Play a legal action (plays before passes); the state it is answered with."""
-    action = next((a for a in state["legal"] if a != "pass"), "pass")
+    legal = [a["text"] for a in state["legal"]]
+    action = next((a for a in legal if a != "pass"), "pass")
     ws.send(json.dumps({"action": action, "move": state["observation"]["move"]}))
     answer = receive(ws)
     assert answer["type"] == "state", answer
@@ -123,7 +118,7 @@ def test_a_move_on_one_process_reaches_a_spectator_on_the_other(
     processes: tuple[Process, Process],
 ) -> None:
     a, b = processes
-    created = create(a, ["human", "heuristic"])
+    created = create(a, seats=["human", "heuristic"])
     game_id, token = created["id"], created["seats"][0]["token"]
     with (
         connect(a.ws(game_id, token), open_timeout=WAIT) as player,
@@ -154,7 +149,7 @@ def test_a_move_on_one_process_reaches_a_spectator_on_the_other(
 
 def test_two_people_on_two_processes_play_each_other(processes: tuple[Process, Process]) -> None:
     a, b = processes
-    created = create(a, ["human", "human"])
+    created = create(a, seats=["human", "human"])
     game_id = created["id"]
     tokens = [seat["token"] for seat in created["seats"]]
     with (
@@ -219,7 +214,7 @@ def test_a_clock_run_by_two_processes_hands_the_seat_over_once(
         # milliseconds of each other (one applies the move, the other hears of it)
         start = send(sockets[mover], states[mover])
         decider = start["observation"]["to_act"]
-        assert start["clock"]["seat"] == decider
+        assert start["clock"]["deciding"]["seat"] == decider
         # Nobody answers: half a second later a computer player has the decider's seat. Both
         # connections see it (a 1012 from an evicted game would raise ConnectionClosed).
         for ws in sockets:
@@ -233,7 +228,7 @@ def test_a_seat_left_on_one_process_is_seen_on_the_other(
 ) -> None:
     """Changes without a move (a seat handed over, taken back) cross the fan-out too."""
     a, b = processes
-    created = create(a, ["human", "human"])
+    created = create(a, seats=["human", "human"])
     game_id = created["id"]
     tokens = [seat["token"] for seat in created["seats"]]
     with (

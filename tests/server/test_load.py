@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from apokalypse.bench.load import percentiles, slope_per_10min
 from apokalypse.cli.main import main
-from apokalypse.server.load import percentiles, slope_per_10min
 
 from .databases import reachable
 

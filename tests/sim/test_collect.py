@@ -21,12 +21,9 @@ from apokalypse.bots import make_bot, seat_seed
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import Match
 from apokalypse.engine.registry import get_game
-from apokalypse.sim.collect import (
-    ApokalypseCollector,
-    ApokerlypseCollector,
-    Collector,
-    collector_for,
-)
+from apokalypse.sim.collect import Collector, collector_for
+from apokalypse.sim.collect.apokalypse import ApokalypseCollector
+from apokalypse.sim.collect.apokerlypse import ApokerlypseCollector
 from apokalypse.sim.schema import GAME_COMMON, PLAYER_COMMON, joined
 
 Row = dict[str, Any]

@@ -71,11 +71,17 @@ def test_a_rerun_resumes_and_gives_the_tables_of_one_run(tmp_path: Path) -> None
 
 
 def test_an_interrupted_run_keeps_its_games_and_the_rerun_finishes_it(tmp_path: Path) -> None:
-    out = tmp_path / "run"
+    out, records = tmp_path / "run", tmp_path / "records"
     args = ("--games", "150", "--players", "4", "--bots", "medium", "--seed", "3")
-    command = [*CLI, "simulate", "--out", str(out), "--json", *args]
+    command = [*CLI, "simulate", "--out", str(out), "--json", *args, "--records", str(records)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)
+    # Under way, with a game finished (its record is saved as it comes in; the tables write
+    # theirs in parts, the last one when the run stops): polled, not a fixed wait.
+    deadline = time.monotonic() + 120
+    while not list(records.glob("game-*.json")):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no game finished within two minutes"
+        time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 143, err

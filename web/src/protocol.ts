@@ -1,27 +1,36 @@
-// The server's messages as the browser reads them (wire version 1): the WebSocket messages are the
+// The server's messages as the browser reads them (wire version 2): the WebSocket messages are the
 // generated types of schema/<game>.schema.json (src/wire/, `npm run gen`), never written by hand;
 // the HTTP bodies below (create a game, a game's summary) are not in the schema.
 import type * as A from "./wire/apokalypse";
 import type * as K from "./wire/apokerlypse";
 
-export type GameName = "apokalypse" | "apokerlypse";
 export type Lang = "en" | "de";
 export type EventMessage = A.EventMessage;
 export type ApokalypseObservation = A.Observation;
 export type ApokerlypseObservation = K.Observation;
 export type Observation = ApokalypseObservation | ApokerlypseObservation;
+/** A game's registry name, as each game's observation names it. */
+export type GameName = Observation["game"];
 
 export type SeatStatus = A.SeatStatus;
-export type Clock = A.Clock;
+/** The clock as this viewer may know it: its own bank, and the deciding seat's time only where
+ * its observation shows who decides. */
+export type ClockView = A.ClockView;
+export type Deciding = A.Deciding;
 export type Forecast = A.Forecast;
 export type SideForecast = A.SideForecast;
-export type Texts = A.Texts;
+export type Sentences = A.Sentences;
 export type RefusedMessage = A.RefusedMessage;
 /** What the browser may tell about a card (sent once per connection): its name, for Apokalypse
  * also the half each side shows (`good`, `evil`) and what it does (`about`). */
-export type CardFacts = NonNullable<A.Cards[string]>;
+export type CardFacts = A.CardFacts;
 /** A finished game's rematch: the new game (each seat's invite key opens the same seat there). */
 export type Rematch = A.Rematch;
+
+/** A legal action: its notation (`text`, what the browser sends back) and its parts. */
+export type ApokalypseAction = A.ActionParts;
+export type ApokerlypseAction = K.ActionParts;
+export type LegalAction = ApokalypseAction | ApokerlypseAction;
 
 export type ApokalypseState = A.StateMessage;
 export type ApokerlypseState = K.StateMessage;

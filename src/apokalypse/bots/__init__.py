@@ -10,7 +10,6 @@ expert (:mod:`.levels`); a searching player takes an explicit budget after a col
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import Player
@@ -63,7 +62,7 @@ def check_bot(name: str, game: str) -> str:
     return str(parse_spec(name, list(bots_for(game)), game))
 
 
-def make_bot(name: str, seed: int, game: str) -> Player[Any, Any]:
+def make_bot(name: str, seed: int, game: str) -> Player:
     """A fresh player for ``game`` (players may remember things within one game: build one per
     seat per game). ``name`` may carry a budget: ``ismcts:500``, ``expert:0.5s``."""
     known = bots_for(game)

@@ -9,14 +9,13 @@ through :class:`~apokalypse.engine.match.Match`, the one loop that asks them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from apokalypse.engine.events import EventView
 from apokalypse.engine.match import Player
 
 # Builds a fresh player from its seed (players may remember things within one game: one per seat
-# per game).
-PlayerFactory = Callable[[int], Player[Any, Any]]
+# per game). Of some game: a plain ``Player``, whose game is chosen at run time.
+PlayerFactory = Callable[[int], Player]
 
 
 class BaseBot:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Generic, TypeVar
 
 from apokalypse.engine.events import EventView
 from apokalypse.engine.match import Player, SearchingPlayer, Worlds
@@ -39,6 +39,9 @@ from apokalypse.engine.match import Player, SearchingPlayer, Worlds
 from .random_bot import RandomBot
 
 log = logging.getLogger(__name__)
+
+A = TypeVar("A")  # the game's action type
+O = TypeVar("O")  # noqa: E741 (the game's observation type)
 
 ITERATIONS_LIMIT = 30.0  # seconds: a player without a time budget that takes longer is stuck
 
@@ -51,14 +54,14 @@ def limit_for(player: object) -> float:
     return ITERATIONS_LIMIT
 
 
-class Guarded:
+class Guarded(Generic[A, O]):
     """``player`` at ``seat``, with ``stand_in`` answering a move it fails (see the module
     docstring). ``limit_seconds`` None: :func:`limit_for` the player."""
 
     def __init__(
         self,
-        player: Player[Any, Any],
-        stand_in: Player[Any, Any],
+        player: Player[A, O],
+        stand_in: Player[A, O],
         limit_seconds: float | None = None,
         seat: int | None = None,
     ) -> None:
@@ -73,7 +76,7 @@ class Guarded:
         self._busy: threading.Thread | None = None  # a decision still running past its deadline
 
     @property
-    def last(self) -> Any:
+    def last(self) -> object:
         """The player's explanation of the last move if it chose it (a searching player keeps
         one: ``last``), else None."""
         return getattr(self.player, "last", None) if self.last_ok else None
@@ -85,17 +88,17 @@ class Guarded:
             except Exception as exc:  # its next decision fails or is answered anyway
                 self._fault(f"raised {type(exc).__name__} while being told the events")
 
-    def choose(self, observation: Any, legal: Sequence[Any]) -> Any:
+    def choose(self, observation: O, legal: Sequence[A]) -> A:
         return self._run(lambda: self.player.choose(observation, legal), observation, legal)
 
-    def _run(self, decide: Callable[[], Any], observation: Any, legal: Sequence[Any]) -> Any:
+    def _run(self, decide: Callable[[], A], observation: O, legal: Sequence[A]) -> A:
         self.last_ok = False
         where = f"the computer player {self.name!r}" + (
             f" at p{self.seat + 1}" if self.seat is not None else ""
         )
         if self._busy is not None and self._busy.is_alive():
             return self._instead(f"{where} is still busy with an earlier move", observation, legal)
-        answer: list[Any] = []
+        answer: list[A] = []
         failure: list[BaseException] = []
 
         def work() -> None:
@@ -121,7 +124,7 @@ class Guarded:
         self.last_ok = True
         return chosen
 
-    def _instead(self, why: str, observation: Any, legal: Sequence[Any]) -> Any:
+    def _instead(self, why: str, observation: O, legal: Sequence[A]) -> A:
         self.faults += 1
         self._fault(why)
         return self.stand_in.choose(observation, legal)
@@ -130,36 +133,42 @@ class Guarded:
         log.warning("%s; the stand-in %r chose this move instead", why, self.stand_in.name)
 
 
-class GuardedSearching(Guarded):
+class GuardedSearching(Guarded[A, O]):
     """A guarded player that searches (:class:`~apokalypse.engine.match.SearchingPlayer`): the
     match hands it a sampler of worlds too."""
 
-    def choose_in(self, observation: Any, legal: Sequence[Any], worlds: Worlds) -> Any:
+    def choose_in(self, observation: O, legal: Sequence[A], worlds: Worlds) -> A:
         player = self.player
         assert isinstance(player, SearchingPlayer)
-        return self._run(lambda: player.choose_in(observation, legal, worlds), observation, legal)
+
+        def decide() -> A:
+            chosen: A = player.choose_in(observation, legal, worlds)
+            return chosen
+
+        return self._run(decide, observation, legal)
 
 
 def guard(
-    player: Player[Any, Any],
-    stand_in: Player[Any, Any],
+    player: Player[A, O],
+    stand_in: Player[A, O],
     limit_seconds: float | None = None,
     seat: int | None = None,
-) -> Guarded:
+) -> Guarded[A, O]:
     """``player`` guarded, with ``stand_in`` for the moves it fails. A blind player (the random
     one) is given empty observations, which no heuristic can decide on: its stand-in is a
     uniform choice instead, seeded like ``stand_in`` could not be (from the seat)."""
     if player.blind and not stand_in.blind:
         stand_in = RandomBot(seat or 0)
-    kind = GuardedSearching if isinstance(player, SearchingPlayer) else Guarded
-    return kind(player, stand_in, limit_seconds, seat)
+    if isinstance(player, SearchingPlayer):
+        return GuardedSearching(player, stand_in, limit_seconds, seat)
+    return Guarded(player, stand_in, limit_seconds, seat)
 
 
 def guard_all(
-    players: dict[int, Player[Any, Any]],
-    stand_in: Callable[[int], Player[Any, Any]],
+    players: dict[int, Player[A, O]],
+    stand_in: Callable[[int], Player[A, O]],
     limit_seconds: float | None = None,
-) -> dict[int, Player[Any, Any]]:
+) -> dict[int, Player[A, O]]:
     """Every seat's player guarded; ``stand_in(seat)`` builds that seat's stand-in. A player
     guarded already is left as it is."""
     return {

@@ -42,7 +42,9 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol
+
+from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import EventView
@@ -52,7 +54,12 @@ from apokalypse.engine.rng import Rng
 
 from .base import BaseBot, PlayerFactory
 
-A = TypeVar("A")
+# The game's action and observation types; a player built without its game's beliefs (the
+# tests, a game without any) is a player of any game.
+A = TypeVar("A", default=Any)
+O = TypeVar("O", default=Any)  # noqa: E741
+A_contra = TypeVar("A_contra", contravariant=True)
+O_contra = TypeVar("O_contra", contravariant=True)
 
 # A value in [0, 1] for every seat of a (sampled) world, higher is better for that seat.
 Evaluation = Callable[[GameState], Sequence[float]]
@@ -85,7 +92,7 @@ class Explanation:
     belief: Mapping[str, float] | None = None  # the player's beliefs, e.g. P(good) per seat
 
 
-class Beliefs(Protocol):
+class Beliefs(Protocol[A_contra, O_contra]):
     """A game's knowledge the search consults (optional): fed exactly what the seat sees, it
     redraws part of each sampled world and may penalise showing something at the root."""
 
@@ -93,7 +100,7 @@ class Beliefs(Protocol):
         """The seat's event views, as the player is told them."""
         ...
 
-    def see(self, observation: Any) -> None:
+    def see(self, observation: O_contra) -> None:
         """The seat's observation of each decision, before it is searched."""
         ...
 
@@ -102,7 +109,7 @@ class Beliefs(Protocol):
         the sampler's uniform draw; drawn with ``rng``."""
         ...
 
-    def root_penalty(self, observation: Any, action: Any) -> float:
+    def root_penalty(self, observation: O_contra, action: A_contra) -> float:
         """Value (0 … 1 units) taken off a root action in selection: 0 for most."""
         ...
 
@@ -167,7 +174,7 @@ def check_budget(iterations: int | None, seconds: float | None) -> None:
         raise ConfigError(f"ISMCTS seconds must be more than 0 and at most 3600, not {seconds!r}")
 
 
-class ISMCTSPlayer(BaseBot):
+class ISMCTSPlayer(BaseBot, Generic[A, O]):
     """Single-observer ISMCTS with availability counts (see the module docstring).
 
     ``iterations`` or ``seconds`` (exactly one) is the budget per decision; ``exploration`` the
@@ -191,7 +198,7 @@ class ISMCTSPlayer(BaseBot):
         rollout_depth: int | None = 20,
         evaluate: Evaluation = plain_evaluation,
         fallback: PlayerFactory | None = None,
-        beliefs: Beliefs | None = None,
+        beliefs: Beliefs[A, O] | None = None,
     ) -> None:
         check_budget(iterations, seconds)
         if isinstance(exploration, bool) or not 0 <= exploration <= 100:
@@ -229,7 +236,7 @@ class ISMCTSPlayer(BaseBot):
 
     # --- choosing --------------------------------------------------------------------------------
 
-    def choose(self, observation: Any, legal: Sequence[A]) -> A:
+    def choose(self, observation: O, legal: Sequence[A]) -> A:
         """Without a sampler no search is possible: the fallback player answers (a resumed game
         asks this way, and throws the answer away)."""
         seed = self.rng.next64()  # one draw per decision, as in choose_in
@@ -241,7 +248,7 @@ class ISMCTSPlayer(BaseBot):
         chosen: A = self.fallback(seed).choose(observation, legal)
         return chosen
 
-    def choose_in(self, observation: Any, legal: Sequence[A], worlds: Worlds) -> A:
+    def choose_in(self, observation: O, legal: Sequence[A], worlds: Worlds) -> A:
         seed = self.rng.next64()  # one draw per decision, whatever the budget spends
         infoset = self.infoset(observation)
         self._seen.update(_canonical(observation))
@@ -306,9 +313,9 @@ class ISMCTSPlayer(BaseBot):
             legal = world.legal_actions()
             actor = world.to_act
             children = node.children
-            untried: list[tuple[str, Any]] = []
+            untried: list[tuple[str, object]] = []  # the sampled world's own actions
             best: Node | None = None
-            best_action: Any = None
+            best_action: object = None
             best_value = -math.inf
             for action in legal:
                 text = str(action)
@@ -348,7 +355,7 @@ class ISMCTSPlayer(BaseBot):
             world.apply(legal[rng.below(len(legal))])
 
 
-def _through(beliefs: Beliefs, worlds: Worlds) -> Worlds:
+def _through(beliefs: Beliefs[A, O], worlds: Worlds) -> Worlds:
     """The sampler's worlds, each redrawn by the beliefs with the same random stream."""
 
     def sample(rng: Rng) -> GameState:

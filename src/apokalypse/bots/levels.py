@@ -27,27 +27,31 @@ iterations=None, seconds=None, beliefs=…)``, imported on first use: listing th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import EventView
 from apokalypse.engine.match import Player
+from apokalypse.engine.registry import ENTRIES
 from apokalypse.engine.rng import Rng
 
 from .base import BaseBot, PlayerFactory
 
-A = TypeVar("A")
+A = TypeVar("A")  # the game's action type
+O = TypeVar("O")  # noqa: E741 (the game's observation type)
+P = TypeVar("P", bound=Player)
 
 EASY_RANDOM_SHARE = 0.4  # how often ``easy`` ignores its heuristic and plays any legal action
 HARD_ITERATIONS = 300
 EXPERT_ITERATIONS = 1_500
 SEARCHING = ("ismcts", "hard", "expert")  # the names that take a budget after ':'
 LEVELS = ("easy", "medium", "hard", "expert")  # easiest first
-# Ethos beliefs are about Apokalypse's hidden ethos; other games search with their default.
-BELIEF_GAMES = frozenset({"apokalypse"})
+# The games with hidden roles to hold beliefs about (their registry entries say so: Apokalypse's
+# ethos); other games search with their default.
+BELIEF_GAMES = frozenset(name for name, game in ENTRIES.items() if game.beliefs is not None)
 
 
 @dataclass(frozen=True)
@@ -72,25 +76,24 @@ class Spec:
         return self.name if self.budget is None else f"{self.name}:{self.budget}"
 
 
-class Sloppy(BaseBot):
+class Sloppy(BaseBot, Generic[A, O]):
     """The ``easy`` level: the heuristic, except that a share of its decisions is a uniformly
     random legal action. Both draws come from streams of its own seed."""
 
     name = "easy"
 
-    def __init__(self, seed: int, heuristic: Player[Any, Any], share: float) -> None:
+    def __init__(self, seed: int, heuristic: Player[A, O], share: float) -> None:
         self.rng = Rng(seed)
         self.heuristic = heuristic
         self.share = share
 
-    def choose(self, observation: Any, legal: Sequence[A]) -> A:
+    def choose(self, observation: O, legal: Sequence[A]) -> A:
         # One draw per decision whatever is chosen: a resumed game's stream stays in step.
         roll = self.rng.next64() / 2**64
         pick = self.rng.next64()
         if roll < self.share and len(legal) > 1:
             return legal[pick % len(legal)]
-        chosen: A = self.heuristic.choose(observation, legal)
-        return chosen
+        return self.heuristic.choose(observation, legal)
 
     def observe(self, events: Sequence[EventView]) -> None:
         self.heuristic.observe(events)
@@ -139,22 +142,33 @@ def parse_spec(text: str, known: Sequence[str], game: str) -> Spec:
     return Spec(name, parse_budget(budget, name))
 
 
-def _searcher(game: str) -> Callable[..., Player[Any, Any]]:
-    factory: Callable[..., Player[Any, Any]] = import_module(f"apokalypse.bots.{game}").ismcts
+class Searcher(Protocol):
+    """A game's searching-player factory, ``apokalypse.bots.<game>.ismcts``."""
+
+    def __call__(
+        self,
+        seed: int,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        beliefs: bool = ...,
+    ) -> Player: ...
+
+
+def _searcher(game: str) -> Searcher:
+    factory: Searcher = import_module(f"apokalypse.bots.{game}").ismcts
     return factory
 
 
-def searching(
-    game: str, seed: int, budget: Budget, beliefs: bool | None = None
-) -> Player[Any, Any]:
+def searching(game: str, seed: int, budget: Budget, beliefs: bool | None = None) -> Player:
     """The game's ISMCTS player with ``budget`` (``beliefs`` None: the game's default)."""
-    options: dict[str, Any] = {"iterations": budget.iterations, "seconds": budget.seconds}
-    if beliefs is not None:
-        options["beliefs"] = beliefs
-    return _searcher(game)(seed, **options)
+    search = _searcher(game)
+    if beliefs is None:
+        return search(seed, iterations=budget.iterations, seconds=budget.seconds)
+    return search(seed, iterations=budget.iterations, seconds=budget.seconds, beliefs=beliefs)
 
 
-def _named(player: Player[Any, Any], name: str) -> Player[Any, Any]:
+def _named(player: P, name: str) -> P:
     """The player under its level's name (what logs, records and the lobby show)."""
     player.name = name
     return player
@@ -167,23 +181,23 @@ def level_factories(game: str, own: dict[str, PlayerFactory]) -> dict[str, Playe
     if heuristic is None:
         return {}
 
-    def easy(seed: int) -> Player[Any, Any]:
+    def easy(seed: int) -> Player:
         return Sloppy(Rng(seed).next64(), heuristic(seed), EASY_RANDOM_SHARE)
 
-    def medium(seed: int) -> Player[Any, Any]:
+    def medium(seed: int) -> Player:
         return _named(heuristic(seed), "medium")
 
-    def hard(seed: int) -> Player[Any, Any]:
+    def hard(seed: int) -> Player:
         return _named(searching(game, seed, Budget(HARD_ITERATIONS), beliefs=False), "hard")
 
-    def expert(seed: int) -> Player[Any, Any]:
+    def expert(seed: int) -> Player:
         beliefs = True if game in BELIEF_GAMES else None
         return _named(searching(game, seed, Budget(EXPERT_ITERATIONS), beliefs), "expert")
 
     return {"easy": easy, "medium": medium, "hard": hard, "expert": expert}
 
 
-def budgeted(game: str, spec: Spec, seed: int) -> Player[Any, Any]:
+def budgeted(game: str, spec: Spec, seed: int) -> Player:
     """A searching player (``ismcts``, ``hard`` or ``expert``) with the spec's own budget."""
     assert spec.budget is not None and spec.name in SEARCHING
     if spec.name == "hard":

@@ -19,6 +19,7 @@ import typer.main
 from rich.console import Console
 
 from apokalypse.engine.errors import EngineError
+from apokalypse.engine.registry import game_names
 
 from .safe import printable
 
@@ -78,7 +79,9 @@ Variants = Annotated[
         " edition-2008, good-ties. Apokerlypse: short-table, bonus-cap, example-content",
     ),
 ]
-GameName = Annotated[str, typer.Option("--game", "-g", help="The game: apokalypse or apokerlypse")]
+GameName = Annotated[
+    str, typer.Option("--game", "-g", help=f"The game: {' or '.join(game_names())}")
+]
 Seed = Annotated[int | None, typer.Option(help="Seed for the game's chance (default: random)")]
 Lang = Annotated[str, typer.Option("--lang", help="Language of the game text: en or de")]
 DeckFile = Annotated[
@@ -98,9 +101,9 @@ def bot_choices() -> str:
         from apokalypse.bots import bot_names
     except ImportError:  # pragma: no cover - the bots are part of the package
         return ""
-    games = {game: ", ".join(bot_names(game)) for game in ("apokalypse", "apokerlypse")}
+    games = {game: ", ".join(bot_names(game)) for game in game_names()}
     if len(set(games.values())) == 1:
-        return f": {games['apokalypse']}"
+        return f": {next(iter(games.values()))}"
     return ": " + "; ".join(f"{game.capitalize()} {names}" for game, names in games.items())
 
 
@@ -252,7 +255,7 @@ def bench(
     decisions per second, clone and determinize cost at 2, 4 and 6 players (Apokerlypse: 2, 3 and
     4, and poker-hand evaluations per second), heuristic decisions and ISMCTS iterations per
     second at 4 players."""
-    from .bench import run_bench
+    from apokalypse.bench.engine import run_bench
 
     guarded(lambda: run_bench(game, json_out, seconds))
 
@@ -273,9 +276,15 @@ def bench_lab(
     """The lab's speed: games per hour of 4-player Apokalypse for random, heuristic and ISMCTS
     players, in one process (with and without the collector), in --jobs processes and on Ray,
     writing the results tables as simulate --out does."""
-    from .bench_lab import run_bench_lab
+    from apokalypse.bench.lab import run_bench_lab
 
-    guarded(lambda: run_bench_lab(jobs, scale, use_ray, lineup, json_out))
+    from .simulate import check_jobs
+
+    def run() -> None:
+        check_jobs(jobs)
+        run_bench_lab(jobs, scale, use_ray, lineup, json_out)
+
+    guarded(run)
 
 
 @app.command("bench-rl")
@@ -289,7 +298,7 @@ def bench_rl(
 ) -> None:
     """The learning interfaces' speed: decisions per second of random play through the raw
     engine, the PettingZoo environments and OpenSpiel (needs the rl extra)."""
-    from .bench_rl import run_bench_rl
+    from apokalypse.bench.rl import run_bench_rl
 
     guarded(lambda: run_bench_rl(games, rounds, with_openspiel, json_out))
 
@@ -440,7 +449,7 @@ def loadtest(
 ) -> None:
     """Load the online game server with many concurrent games played over WebSockets and report
     throughput, latency, errors, memory and CPU (a benchmark, minutes long)."""
-    from apokalypse.server.load import LoadOptions, run_loadtest
+    from apokalypse.bench.load import LoadOptions, run_loadtest
 
     if games < 1 or duration <= 0 or warmup < 0 or think < 0 or not 0 <= jitter <= 1:
         raise fail("--games must be ≥ 1, --duration > 0, --warmup and --think ≥ 0, --jitter 0–1")

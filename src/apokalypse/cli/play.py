@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -49,7 +48,7 @@ def parse_humans(spec: str, players: int) -> frozenset[int]:
     return frozenset(seats)
 
 
-def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int, Player[Any, Any]]:
+def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int, Player]:
     """Computer players for ``seats``; ``spec`` is a name or a comma list given out in turn. A
     name may be a level (``easy`` … ``expert``) or carry a budget (``ismcts:500``,
     ``ismcts:0.1s``); every name is checked, even with no seat to give it to, so a typo is
@@ -63,7 +62,7 @@ def make_bots(spec: str, seats: Sequence[int], seed: int, game: str) -> dict[int
     check = getattr(bots_module, "check_bot", None)
     if check is not None:
         names = [check(name, game) for name in names]  # a ConfigError names the bad one
-    bots: dict[int, Player[Any, Any]] = {}
+    bots: dict[int, Player] = {}
     for i, seat in enumerate(sorted(seats)):
         name = names[i % len(names)]
         try:

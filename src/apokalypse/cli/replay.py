@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -163,7 +162,7 @@ def _deal_line(deals: dict[int, list[str]], names: list[str]) -> str:
     return "deal " + "; ".join(f"{names[q]} {' '.join(cards)}" for q, cards in deals.items())
 
 
-def _plain(key: str, value: Any, names: list[str]) -> str:
+def _plain(key: str, value: object, names: list[str]) -> str:
     if key in SEAT_KEYS and isinstance(value, int) and 0 <= value < len(names):
         return names[value]
     if key == "side" and value in (0, 1):

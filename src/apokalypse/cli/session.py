@@ -36,7 +36,7 @@ from apokalypse.engine.events import Event
 from apokalypse.engine.match import Match, Player, SearchingPlayer
 from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import GameRecord
-from apokalypse.engine.registry import get_game
+from apokalypse.engine.registry import entry, get_game
 from apokalypse.i18n import notation_reason, seat_names, text
 
 from .safe import (
@@ -265,7 +265,7 @@ class Session:
                 self.warn(text("ui.why.bad", self.lang))
                 return
         names = self.names(self.viewer)
-        beliefs = self.record.game == "apokalypse"  # the game with hidden ethos
+        beliefs = entry(self.record.game).beliefs is not None  # a game with hidden roles
         for line in why_lines(self.decisions, move, names, self.lang, beliefs):
             self.say(line)
 

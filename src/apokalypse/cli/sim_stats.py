@@ -1,6 +1,8 @@
 """The summary of a ``simulate`` run: counts common to every game, per-bot seats, wins and
-average score, and each game's own figures (Apokalypse: how games ended and wins by ethos;
-Apokerlypse: rounds per game and how games ended)."""
+average score, and each game's own figures (:class:`~apokalypse.sim.collect.Figures`, named by
+the game's registry entry: Apokalypse's how games ended and wins by ethos, Apokerlypse's rounds
+per game and how games ended). Every figure counts the columns the game's collector takes from
+a result, so the summary, the results tables and the report count alike."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from typing import Any, Protocol
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from apokalypse.sim.collect import Collector, Figures, collector_for, figures_for
 
 from .safe import printable
 
@@ -27,110 +31,6 @@ class Finished(Protocol):
     error: str | None
 
 
-class GameStats:
-    """A game's own figures. ``score`` names the per-seat number averaged per bot."""
-
-    score = "score"
-    score_title = "average score"
-
-    def seat_score(self, result: dict[str, Any], seat: int) -> int:
-        return 0
-
-    def add(self, result: dict[str, Any], bots: tuple[str, ...]) -> None:
-        return None
-
-    def to_json(self) -> dict[str, Any]:
-        return {}
-
-    def print(self, console: Console, data: dict[str, Any]) -> None:
-        return None
-
-
-def _count_table(title: str, head: str, counts: dict[str, int]) -> Table:
-    table = Table(title=title)
-    table.add_column(head)
-    table.add_column("games", justify="right")
-    for name, count in counts.items():
-        table.add_row(name, str(count))
-    return table
-
-
-class ApokalypseStats(GameStats):
-    score = "avg_total"
-    score_title = "average total"
-
-    def __init__(self) -> None:
-        self.cases: dict[str, int] = {}
-        self.ethos: dict[str, list[int]] = {}  # ethos -> [seats, wins]
-
-    def seat_score(self, result: dict[str, Any], seat: int) -> int:
-        return int(result["totals"][seat])
-
-    def add(self, result: dict[str, Any], bots: tuple[str, ...]) -> None:
-        self.cases[result["case"]] = self.cases.get(result["case"], 0) + 1
-        for q in range(len(bots)):
-            e = self.ethos.setdefault(result["ethos"][q], [0, 0])
-            e[0] += 1
-            e[1] += 1 if q in result["winners"] else 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "cases": dict(sorted(self.cases.items())),
-            "ethos": {
-                name: {"seats": s, "wins": w, "win_rate": round(w / s, 4)}
-                for name, (s, w) in sorted(self.ethos.items())
-            },
-        }
-
-    def print(self, console: Console, data: dict[str, Any]) -> None:
-        ethos = Table(title="Wins by ethos")
-        for col in ("ethos", "seats", "wins", "win rate"):
-            ethos.add_column(col, justify="left" if col == "ethos" else "right")
-        for name, e in data["ethos"].items():
-            ethos.add_row(name, str(e["seats"]), str(e["wins"]), f"{e['win_rate']:.1%}")
-        console.print(ethos)
-        console.print(_count_table("How games ended", "case", data["cases"]))
-
-
-class ApokerlypseStats(GameStats):
-    score = "avg_chips"
-    score_title = "average chips"
-
-    def __init__(self) -> None:
-        self.rounds: list[int] = []
-        self.endings: dict[str, int] = {}
-
-    def seat_score(self, result: dict[str, Any], seat: int) -> int:
-        return int(result["chips"][seat])
-
-    def add(self, result: dict[str, Any], bots: tuple[str, ...]) -> None:
-        self.rounds.append(result["rounds"])
-        self.endings[result["reason"]] = self.endings.get(result["reason"], 0) + 1
-
-    def to_json(self) -> dict[str, Any]:
-        r = self.rounds
-        return {
-            "rounds": {
-                "average": round(sum(r) / len(r), 3) if r else None,
-                "min": min(r, default=None),
-                "max": max(r, default=None),
-            },
-            "endings": dict(sorted(self.endings.items())),
-        }
-
-    def print(self, console: Console, data: dict[str, Any]) -> None:
-        r = data["rounds"]
-        if r["average"] is not None:
-            console.print(f"rounds per game: {r['average']:.2f} on average, {r['min']}–{r['max']}")
-        console.print(_count_table("How games ended", "ending", data["endings"]))
-
-
-STATS: dict[str, type[GameStats]] = {
-    "apokalypse": ApokalypseStats,
-    "apokerlypse": ApokerlypseStats,
-}
-
-
 @dataclass
 class Summary:
     game: str
@@ -138,12 +38,14 @@ class Summary:
     errors: int = 0
     decisions: int = 0
     bots: dict[str, list[int]] = field(default_factory=dict)  # name -> [seats, score, wins]
-    stats: GameStats = field(init=False)
+    stats: Figures = field(init=False)
+    collector: type[Collector] = field(init=False)
     # (game index, line) of the errors of the lowest game indices, at most FIRST_ERRORS
     _errors: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        self.stats = STATS.get(self.game, GameStats)()
+        self.stats = figures_for(self.game)()
+        self.collector = collector_for(self.game)
 
     def add(self, o: Finished) -> None:
         self.games += 1
@@ -152,13 +54,16 @@ class Summary:
             self.errors += 1
             self._note_error(o.index, f"game {o.index} (seed {o.seed}): {o.error}")
             return
-        r = o.result
-        self.stats.add(r, o.bots)
-        for q, name in enumerate(o.bots):
+        winners = o.result["winners"]
+        game, seats = self.collector.outcome(o.result, len(o.bots))
+        for q, seat in enumerate(seats):  # the runner's common column, as the tables hold it
+            seat["won"] = q in winners
+        self.stats.add(game, seats)
+        for name, seat in zip(o.bots, seats, strict=True):
             b = self.bots.setdefault(name, [0, 0, 0])
             b[0] += 1
-            b[1] += self.stats.seat_score(r, q)
-            b[2] += 1 if q in r["winners"] else 0
+            b[1] += self.stats.seat_score(seat)
+            b[2] += 1 if seat["won"] else 0
 
     def _note_error(self, index: int, line: str) -> None:
         """Keep the errors of the first games by index, not by arrival: games come back from
@@ -172,7 +77,7 @@ class Summary:
         return [line for _, line in self._errors]
 
     def to_json(self, seconds: float, args: dict[str, Any]) -> dict[str, Any]:
-        key = self.stats.score
+        key = self.stats.score_key
         return {
             **args,
             "games": self.games,
@@ -195,7 +100,7 @@ class Summary:
             f" {data['seconds']:.2f} s ({data['decisions_per_sec'] or 0:,.0f}/s)"
         )
         console.print(head)
-        key = self.stats.score
+        key = self.stats.score_key
         bots = Table(title="Computer players")
         for col in ("bot", "seats", self.stats.score_title, "wins", "win rate"):
             bots.add_column(col, justify="left" if col == "bot" else "right")

@@ -31,9 +31,8 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -41,7 +40,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from apokalypse.bots import check_bot, make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import MAX_DECISIONS, Match
-from apokalypse.engine.registry import get_game
+from apokalypse.engine.registry import entry, game_names, get_game, load
+from apokalypse.sim.collect import collector_for, figures_for
 from apokalypse.sim.runner import Stop, in_workers, worker_pool
 from apokalypse.sim.stats import mean_interval, wilson
 
@@ -92,13 +92,6 @@ def lineup(specs: int, players: int, rotation: int) -> tuple[int, ...]:
     return tuple((q + rotation) % specs for q in range(players))
 
 
-def chips_at_start(game: str) -> int:
-    """Apokerlypse's chips per player before the first ante (K-SETUP-2): "chips won" counts
-    from there."""
-    start: int = import_module(f"apokalypse.games.{game}.setup").START_CHIPS
-    return start
-
-
 def play(pairing: Pairing) -> Played:
     """Play one game; an exception is reported, not raised (one broken game must not end a
     tournament; it is counted as an error and left out of the figures)."""
@@ -110,7 +103,7 @@ def play(pairing: Pairing) -> Played:
             q: make_bot(pairing.specs[i], seat_seed(pairing.seed, q), pairing.game)
             for q, i in enumerate(pairing.lineup)
         }
-        match: Match[Any, Any] = Match(state, bots)
+        match: Match = Match(state, bots)
         match.start()
         seconds = [0.0] * players
         moves = [0] * players
@@ -124,10 +117,11 @@ def play(pairing: Pairing) -> Played:
         if result is None:
             raise ConfigError(f"no end after {MAX_DECISIONS} decisions")
         data = result.to_json()
-        if "totals" in data:  # Apokalypse: the points of the reckonings and horseman cards
-            scores = [float(v) for v in data["totals"]]
-        else:  # Apokerlypse: chips won
-            scores = [float(v) - chips_at_start(pairing.game) for v in data["chips"]]
+        # the game's points (Apokalypse's totals, Apokerlypse's chips won) as its collector
+        # reads them from the result: one way of counting for the lab and the tournament
+        _, seats = collector_for(pairing.game).outcome(data, players)
+        points = figures_for(pairing.game).seat_points
+        scores = [points(seat) for seat in seats]
         return Played(
             pairing,
             tuple(int(q) for q in data["winners"]),
@@ -139,14 +133,20 @@ def play(pairing: Pairing) -> Played:
         return Played(pairing, error=f"{type(exc).__name__}: {exc}")
 
 
-def belief_ratio(task: tuple[int, int]) -> tuple[int, float, float] | None:
+def belief_ratio(task: tuple[str, int, int]) -> tuple[int, float, float] | None:
     """``--beliefs``: one seeded game's (seed, prior, belief), or None when it has no good seat
-    or no second horseman."""
-    players, seed = task
-    beliefs = import_module("apokalypse.bots.apokalypse.beliefs")
-    measured: tuple[float, float] | None = beliefs.belief_in_game(players, seed, bots="heuristic")
+    or no second horseman. The measurement is the game's own (its registry entry's
+    ``beliefs``: Apokalypse's ``bots.apokalypse.beliefs.belief_in_game``)."""
+    game, players, seed = task
+    path = entry(game).beliefs
+    belief_in_game = load(path) if path is not None else None
+    if not callable(belief_in_game):
+        raise ConfigError(f"{game} has no belief measurement")
+    measured = belief_in_game(players, seed, bots="heuristic")
     if measured is None:
         return None
+    if not isinstance(measured, tuple):
+        raise TypeError(f"a belief measurement is (prior, belief), not {measured!r}")
     return (seed, float(measured[0]), float(measured[1]))
 
 
@@ -221,17 +221,19 @@ def run_tournament(
     start = time.perf_counter()
     with Stop().catching() as stop:
         if beliefs:
-            if rules.name != "apokalypse":
+            if entry(rules.name).beliefs is None:
+                known = [name for name in game_names() if entry(name).beliefs is not None]
+                owners = " and ".join(f"{name.capitalize()}'s" for name in known)
                 raise ConfigError(
-                    "--beliefs measures Apokalypse's ethos beliefs: --game apokalypse"
+                    f"--beliefs measures {owners} ethos beliefs: --game {' or '.join(known)}"
                 )
-            tasks = [(players, seed + i) for i in range(games)]
+            tasks = [(rules.name, players, seed + i) for i in range(games)]
             with progress_bar("beliefs") as bar:
                 job = bar.add_task("beliefs", total=len(tasks))
                 measured = list(
                     run_all(belief_ratio, tasks, min(jobs, games), lambda: bar.advance(job), stop)
                 )
-            data = summarise_beliefs(players, measured)
+            data = summarise_beliefs(rules.name, players, measured)
         else:
             checked = [check_bot(spec, rules.name) for spec in specs]
             if len(checked) < 2:

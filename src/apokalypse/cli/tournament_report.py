@@ -14,6 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from apokalypse.sim.collect import figures_for
 from apokalypse.sim.stats import mean_interval, wilson
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def summarise(
     return {
         "game": game,
         "players": players,
-        "score": "points" if game == "apokalypse" else "chips won",
+        "score": figures_for(game).points_title,
         "games": len(ok),
         "deals": len(deals),
         "errors": len(errors),
@@ -158,13 +159,13 @@ def print_summary(data: dict[str, Any], console: Console) -> None:
 
 
 def summarise_beliefs(
-    players: int, measured: Sequence[tuple[int, float, float] | None]
+    game: str, players: int, measured: Sequence[tuple[int, float, float] | None]
 ) -> dict[str, Any]:
     kept = [m for m in measured if m is not None]
     ratios = [belief / prior for _, prior, belief in kept if prior > 0]
     mean, low, high = mean_interval(ratios)
     return {
-        "game": "apokalypse",
+        "game": game,
         "players": players,
         "bots": "heuristic",
         "games": len(measured),

@@ -40,10 +40,10 @@ class Event(NamedTuple):
             return EventView(self.kind, {**self.args, **self.secret}, True)
         return EventView(self.kind, self.args, False)
 
-    def digest_form(self) -> dict[str, Any]:
+    def digest_form(self) -> dict[str, object]:
         """The whole event, the secret part and who may see it included: what the record's
         digest hashes. Never sent to anybody (send ``view(player).to_json()``)."""
-        data: dict[str, Any] = {"kind": self.kind, "args": self.args}
+        data: dict[str, object] = {"kind": self.kind, "args": self.args}
         if self.secret is not None:
             data["secret"] = self.secret
             data["seen_by"] = sorted(self.seen_by)

@@ -57,7 +57,7 @@ class Entries(NamedTuple):
 
 class Features(Protocol):
     @property
-    def actions(self) -> Sequence[Any]:
+    def actions(self) -> Sequence[object]:
         """Every action of the game's config, in the order of their integers."""
         ...
 

@@ -3,8 +3,8 @@
 The terminal (:mod:`apokalypse.cli.session`), the simulator and the bot tests all play through a
 :class:`Match`, so a computer player is asked, told and resumed the same way everywhere:
 
-- it receives its seat's observation and the legal actions, never the State (ARCHITECTURE: the
-  observation is the one secrecy boundary), and answers with one of the legal actions;
+- it receives its seat's observation and the legal actions, never the State (the README's design:
+  the observation is the one secrecy boundary), and answers with one of the legal actions;
 - it is told every event as its seat sees it (``Event.view(seat)``), the opening included;
 - a game resumed from its record asks it again at its seats and throws the answers away, so its
   random stream and memory end where they were (:meth:`Match.catch_up`);
@@ -20,7 +20,9 @@ whatever happens the caller can write a record that replays up to the last appli
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, runtime_checkable
+
+from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
 
 from .errors import EngineError, IllegalAction
 from .events import Event, EventView
@@ -28,9 +30,12 @@ from .protocol import Game, GameState
 from .record import EventDigest, apply_recorded
 from .rng import Rng
 
-A = TypeVar("A")
-O = TypeVar("O")  # noqa: E741 (the observation type)
-O_contra = TypeVar("O_contra", contravariant=True)
+# The game's action and observation types. Code that seats players of any game (the commands,
+# the server, the lab) writes plain ``Player`` / ``Match``: the game is chosen at run time, so
+# they default to Any, as ``GameState`` and ``Game`` do (``protocol.py``).
+A = TypeVar("A", default=Any)
+O = TypeVar("O", default=Any)  # noqa: E741 (the observation type)
+O_contra = TypeVar("O_contra", contravariant=True, default=Any)
 
 # A real game ends in well under 10,000 decisions (random 6-player Apokalypse games take about
 # 1,500, Apokerlypse games a few hundred); a player that never passes must not hang a simulation.
@@ -60,12 +65,12 @@ Worlds = Callable[[Rng], GameState]
 
 
 @runtime_checkable
-class SearchingPlayer(Protocol):
+class SearchingPlayer(Protocol[A, O_contra]):
     """A computer player that searches: besides being a :class:`Player`, it can choose with a
     sampler of worlds consistent with its seat's view (Information Set search). :class:`Match`
     asks such a player with :meth:`choose_in`; everybody else is asked with ``choose``."""
 
-    def choose_in(self, observation: Any, legal: Sequence[Any], worlds: Worlds) -> Any:
+    def choose_in(self, observation: O_contra, legal: Sequence[A], worlds: Worlds) -> A:
         """One of ``legal``; ``worlds(rng)`` samples a world for this decision."""
         ...
 

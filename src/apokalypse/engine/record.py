@@ -40,14 +40,14 @@ class EventDigest:
     the winner, a bonus cap that never bit). ``EventDigest()`` digests events only: the form of
     records of format 1, and of tests that compare two runs of one game."""
 
-    def __init__(self, header: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, header: Mapping[str, object] | None = None) -> None:
         self._hash = hashlib.sha256()
         if header is not None:
             self._hash.update(json.dumps(header, sort_keys=True).encode())
             self._hash.update(b"\n")
 
     @classmethod
-    def of(cls, game: str, version: str, config: Mapping[str, Any], seed: int) -> EventDigest:
+    def of(cls, game: str, version: str, config: Mapping[str, object], seed: int) -> EventDigest:
         """The digest of a game record of the current format."""
         return cls({"game": game, "version": version, "config": config, "seed": seed})
 
@@ -64,11 +64,11 @@ class EventDigest:
 class GameRecord:
     game: str
     version: str
-    config: dict[str, Any]
+    config: dict[str, object]
     seed: int
     actions: list[str] = field(default_factory=list)
     events_sha256: str | None = None
-    result: dict[str, Any] | None = None
+    result: dict[str, object] | None = None
     meta: dict[str, Any] = field(default_factory=dict)  # who played, language…; replay ignores it
     format: int = FORMAT
 
@@ -96,7 +96,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> GameRecord:
+    def from_json(cls, data: object) -> GameRecord:
         """A record from its JSON form; every field is checked, so that whatever a file holds,
         the only error is a :class:`RecordError` naming the field."""
         if not isinstance(data, dict):

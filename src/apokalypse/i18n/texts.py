@@ -12,25 +12,30 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any, Protocol
 
+from typing_extensions import TypeVar
+
 from apokalypse.engine.errors import ConfigError, IllegalAction
-from apokalypse.engine.events import Event
+from apokalypse.engine.events import EventView
 from apokalypse.engine.registry import game_names
 
+# The game's action and observation types (Any: a game chosen at run time).
+A_contra = TypeVar("A_contra", contravariant=True, default=Any)
+O_contra = TypeVar("O_contra", contravariant=True, default=Any)
 
-class Texts(Protocol):
+
+class Texts(Protocol[A_contra, O_contra]):
     lang: str
 
-    def render_events(
-        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
-    ) -> list[str]:
-        """Events as ``seat`` (None: a spectator) may know them, as lines."""
+    def render_events(self, views: Sequence[EventView], names: Sequence[str]) -> list[str]:
+        """A viewer's views of events (``event.view(seat)``) as lines. Renderers take views,
+        never events: a renderer cannot see a secret the viewer may not know."""
         ...
 
-    def render_action(self, action: Any, obs: Any, names: Sequence[str]) -> str:
+    def render_action(self, action: A_contra, obs: O_contra, names: Sequence[str]) -> str:
         """What choosing ``action`` does, in words."""
         ...
 
-    def decision_text(self, seat: int, obs: Any, names: Sequence[str]) -> str:
+    def decision_text(self, seat: int, obs: O_contra, names: Sequence[str]) -> str:
         """The question of the decision ``seat`` faces now."""
         ...
 
@@ -38,7 +43,7 @@ class Texts(Protocol):
         """A refused action in one line: the rule id, what the rule says, the reason."""
         ...
 
-    def cards(self) -> Mapping[str, Any]:
+    def cards(self) -> Mapping[str, object]:
         """Every card code of the game's deck with its name and what it does (a custom deck's
         too): the card facts a client needs, sent once."""
         ...
@@ -47,13 +52,13 @@ class Texts(Protocol):
         """The rules in short (``topic`` empty), or one card's rules (a card code)."""
         ...
 
-    def forecast(self, public: Any) -> dict[str, Any] | None:
+    def forecast(self, public: O_contra) -> object:
         """What the board shows beside a public observation (Apokalypse: what the next horseman
         would do, display by display); None for a game without one."""
         ...
 
 
-def texts_for(game: str, config: Mapping[str, Any], lang: str) -> Texts:
+def texts_for(game: str, config: Mapping[str, object], lang: str) -> Texts:
     """The texts of ``game`` (a registry name) for a record's ``config`` in ``lang``."""
     if game not in game_names():
         raise ConfigError(f"unknown game {game!r} (known: {', '.join(game_names())})")

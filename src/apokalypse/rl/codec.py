@@ -7,15 +7,14 @@ the action table and the observation fields, computed from the seat's observatio
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.features import Field, offsets
-from apokalypse.engine.protocol import Game
+from apokalypse.engine.protocol import Game, GameConfig
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -24,7 +23,7 @@ Mask = npt.NDArray[np.int8]
 class Codec:
     """The arrays of one game config."""
 
-    def __init__(self, game: Game, config: Any) -> None:
+    def __init__(self, game: Game, config: GameConfig) -> None:
         self.features = game.features(config)
         self.fields: tuple[Field, ...] = tuple(self.features.fields)
         self.offset = offsets(self.fields)
@@ -41,7 +40,7 @@ class Codec:
     def num_actions(self) -> int:
         return len(self.actions)
 
-    def encode(self, observation: Any) -> Vector:
+    def encode(self, observation: Mapping[str, object]) -> Vector:
         """The observation vector of one seat's observation (``state.observation(seat)``)."""
         ones, at, values = self.encode_entries(observation)
         out = np.bincount(ones, minlength=self.size).astype(np.float32)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +33,15 @@ from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n.texts import texts_for
 
-from .codec import Codec
+from .codec import Codec, Mask, Vector
+
+
+class Observed(TypedDict):
+    """What an agent observes (PettingZoo's action-mask convention)."""
+
+    observation: Vector  # the seat's own observation as numbers
+    action_mask: Mask  # 1 for each legal action of the agent to act; all 0 for the others
+
 
 RENDER_MODES = ["ansi", "human"]
 
@@ -86,7 +94,7 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         self._seed = 0
         self._numbers: list[int] = []  # the actions applied since the deal
         self._log: list[Event] = []
-        self._cache: tuple[int, int, dict[str, Any]] | None = None
+        self._cache: tuple[int, int, Observed] | None = None
         # The mask of every agent not to act: one array, read-only so nobody changes it for all.
         self._no_actions = np.zeros(n, np.int8)
         self._no_actions.flags.writeable = False
@@ -97,7 +105,7 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         if seed is not None:
             self._next_seed = seed
         elif self._next_seed is None:
@@ -113,12 +121,12 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.engine_state.to_act]
         if self.render_mode == "human":
             self.render()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Observed:
         state = self._started()
         seat = self._seat[agent]
         cache = self._cache
@@ -126,7 +134,7 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
             return cache[2]
         codec = self.codec
         acting = not state.is_over and state.to_act == seat
-        obs = {
+        obs: Observed = {
             "observation": codec.encode(state.observation(seat)),
             "action_mask": codec.mask(state.legal_actions()) if acting else self._no_actions,
         }
@@ -179,10 +187,6 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
             raise RuntimeError("call reset() before using the environment")
         return self.engine_state
 
-    def action_text(self, action: int) -> str:
-        """The engine's notation of an action integer (``play m/hp heaven``)."""
-        return str(self.codec.actions[action])
-
     def record(self) -> GameRecord:
         """The game so far, as a record that ``apokalypse replay --verify`` accepts: the events
         digest and the result are made by replaying it here, once, rather than kept up at every
@@ -203,7 +207,7 @@ class EngineEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type infor
         state = self._started()
         texts = texts_for(self.game.name, self.config.to_json(), "en")
         names = [f"p{q + 1}" for q in range(len(self.possible_agents))]
-        lines = texts.render_events(self._log, None, names)
+        lines = texts.render_events([event.view(None) for event in self._log], names)
         self._log = []
         lines.append("game over" if state.is_over else f"{names[state.to_act]} to act")
         text = "\n".join(lines)

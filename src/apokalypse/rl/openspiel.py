@@ -35,18 +35,27 @@ import pyspiel
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS
 from apokalypse.engine.protocol import GameState
-from apokalypse.engine.registry import get_game
+from apokalypse.engine.registry import entry, game_names, get_game
 from apokalypse.engine.rng import Rng
 
 from .codec import Codec
 
 DEALS = 1 << 16
-# Each game's parameters and their defaults (OpenSpiel types them by the default's type):
-# seats, variants as comma-separated names, and a deck (Apokalypse) or content (Apokerlypse).
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "apokalypse": {"players": 4, "variants": "", "deck": "", "deals": DEALS},
-    "apokerlypse": {"players": 2, "variants": "", "content": "", "deals": DEALS},
-}
+
+
+# A game's parameters as OpenSpiel holds them (it types each by its default's type).
+Params = dict[str, int | float | str | bool]
+
+
+def _parameters(game: str) -> Params:
+    """A game's parameters and their defaults (OpenSpiel types them by the default's type):
+    seats, variants as comma-separated names, and the cards file its learning defaults name (a
+    deck for Apokalypse, content for Apokerlypse)."""
+    learning = entry(game).learning
+    return {"players": learning.players, "variants": "", learning.cards: "", "deals": DEALS}
+
+
+PARAMETERS: dict[str, Params] = {game: _parameters(game) for game in game_names()}
 SHORT_NAMES = {game: f"python_{game}" for game in PARAMETERS}
 
 
@@ -77,12 +86,12 @@ def _canonical(data: object) -> str:
 class _Table:
     """What every state of one loaded game shares: the engine game, its config and codec."""
 
-    def __init__(self, game: str, params: dict[str, Any]) -> None:
+    def __init__(self, game: str, params: Params) -> None:
         self.game = game
         self.params = params
         self.engine = get_game(game)
         variants = [v for v in str(params["variants"]).split(",") if v.strip()]
-        cards = str(params.get("deck", params.get("content", ""))) or None
+        cards = str(params.get(entry(game).learning.cards, "")) or None
         self.config = self.engine.config_from_options(int(params["players"]), variants, cards)
         self.players = int(params["players"])
         self.deals = int(params["deals"])
@@ -168,7 +177,7 @@ class _World:
         return self._sibling(self.state.determinize(player, Rng(seed)), seen, None)
 
 
-def _rebuild(game: str, params: dict[str, Any], path: list[tuple[int, int]]) -> _World:
+def _rebuild(game: str, params: Params, path: list[tuple[int, int]]) -> _World:
     world = _World(_Table(game, params))
     for step, number in path:
         if step == DEAL:
@@ -183,7 +192,7 @@ class EngineGame(pyspiel.Game):  # type: ignore[misc]
 
     game_name = ""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: Params | None = None) -> None:
         merged = {**PARAMETERS[self.game_name], **(params or {})}
         self.table = _Table(self.game_name, merged)
         info = pyspiel.GameInfo(
@@ -207,12 +216,18 @@ class EngineGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.table.codec, perfect_recall)
 
 
-class ApokalypseGame(EngineGame):
-    game_name = "apokalypse"
+def _game_class(game: str) -> type[EngineGame]:
+    """The OpenSpiel class of one registered game (``ApokalypseGame`` …)."""
+    name = f"{game.capitalize()}Game"
+    made: type[EngineGame] = type(
+        name, (EngineGame,), {"game_name": game, "__module__": __name__, "__qualname__": name}
+    )
+    return made
 
 
-class ApokerlypseGame(EngineGame):
-    game_name = "apokerlypse"
+GAMES = {game: _game_class(game) for game in game_names()}
+# Each class is also a name of this module, where pickle looks a class up by its name.
+globals().update({cls.__name__: cls for cls in GAMES.values()})
 
 
 class EngineState(pyspiel.State):  # type: ignore[misc]
@@ -316,6 +331,6 @@ class Observer:
 def register() -> None:
     """Register both games with OpenSpiel (once per process; a second call does nothing)."""
     known = set(pyspiel.registered_names())
-    for game, cls in (("apokalypse", ApokalypseGame), ("apokerlypse", ApokerlypseGame)):
+    for game, cls in GAMES.items():
         if SHORT_NAMES[game] not in known:
             pyspiel.register_game(_game_type(game), cls)

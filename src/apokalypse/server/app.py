@@ -28,23 +28,35 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from functools import cached_property
+from typing import Annotated
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
+from pydantic_core import to_json
 
 from apokalypse.engine.errors import ConfigError, EngineError
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n import check_lang
 from apokalypse.i18n.texts import texts_for
-from apokalypse.wire import WIRE_VERSION, ClientMessage, read_client_message
+from apokalypse.wire import ActionMessage, SeatMessage, read_client_message
+from apokalypse.wire.seat import Created, SeatLink, Stable, Summary, WireState, stable
 
 from .fanout import Fanout
-from .games import LiveGame, Refused, create, message, new_game, rebuild, stored_summary
+from .games import (
+    LiveGame,
+    Refused,
+    create,
+    message,
+    new_game,
+    rebuild,
+    shown_move_of,
+    stored_summary,
+)
 from .pages import add_pages
 from .store import Store, StoreError
 
@@ -85,6 +97,8 @@ class Connection:
     websocket: WebSocket
     seat: int | None
     sent: int  # how many of the game's events this connection has been sent
+    said: Stable | None = None  # what its last message said (seat.stable): none sent yet
+    shown: int | None = None  # the move of the observation it was last sent
     allowance: float = BURST  # a token bucket: messages it may send now
     checked: float = field(default_factory=time.monotonic)
     dropped: int = 0
@@ -102,6 +116,24 @@ class Connection:
     def charge(self) -> None:
         """One more refused message."""
         self.allowance -= 1
+
+
+# A connection's seat, how many events it was sent, and whether it was sent nothing yet.
+Viewer = tuple[int | None, int, bool]
+
+
+class Made:
+    """A state message made for one push, and what it says (:func:`stable`)."""
+
+    def __init__(self, message: WireState) -> None:
+        self.message = message
+        self.said = stable(message)
+        move = message["observation"].get("move")
+        self.shown = move if isinstance(move, int) else None  # the move the viewer is shown
+
+    @cached_property
+    def text(self) -> str:  # pydantic's serializer: the forecast is a dataclass
+        return to_json(self.message).decode()
 
 
 @dataclass(eq=False)
@@ -138,20 +170,34 @@ class Hub:
                 room = self.rooms[game_id] = Room(live)
             return room
 
-    async def send(self, room: Room, connection: Connection) -> None:
-        view = room.live.view(connection.seat, connection.sent, room.connected())
-        data = {"wire": WIRE_VERSION, **view}
-        connection.sent = len(room.live.log)
+    async def send(self, room: Room, connection: Connection, made: dict[Viewer, Made]) -> None:
+        """Send ``connection`` its view if it changed. ``made``: this push's views so far, by
+        viewer and first event (spectators and a person's second tab share one)."""
+        live = room.live
+        first = connection.said is None  # its first message: the card facts too
+        key = (connection.seat, connection.sent, first)
+        view = made.get(key)
+        if view is None:
+            message = live.view(connection.seat, connection.sent, room.connected(), first)
+            view = made[key] = Made(message)
+        # Only news is sent: a message whose view did not change would itself be news (in a
+        # window, that somebody not shown answered).
+        if not view.message["events"] and view.said == connection.said:
+            return
+        connection.said, connection.shown = view.said, view.shown
+        connection.sent = len(live.log)
         try:
-            await connection.websocket.send_json(data)
+            await connection.websocket.send_text(view.text)
         except Exception:  # a connection gone away: it is dropped, the game goes on
             if connection in room.connections:
                 room.connections.remove(connection)
 
     async def push(self, room: Room) -> None:
-        """Send every connection the news, and set the clock of whoever decides now."""
+        """Send every connection whose view changed the news, and set the clock of whoever
+        decides now."""
+        made: dict[Viewer, Made] = {}
         for connection in list(room.connections):
-            await self.send(room, connection)
+            await self.send(room, connection, made)
         self.wind(room)
 
     def wind(self, room: Room) -> None:
@@ -174,7 +220,7 @@ class Hub:
         room.timer = None  # this task ends here: push may wind a new one
         await self.change(room, lambda live: live.time_out(self.store, move))
 
-    async def change(self, room: Room, work: Any) -> bool:
+    async def change(self, room: Room, work: Callable[[LiveGame], bool]) -> bool:
         """Run ``work(live)`` (blocking, in a thread) under the game's lock; when it changed the
         game, tell every connection and the other processes. Refusals propagate."""
         async with room.lock:
@@ -213,12 +259,13 @@ class Hub:
         except Refused as exc:
             await self.refuse(connection, exc)
 
-    def perform(self, live: LiveGame, connection: Connection, request: ClientMessage) -> bool:
+    def perform(
+        self, live: LiveGame, connection: Connection, request: ActionMessage | SeatMessage
+    ) -> bool:
         """What a message asks of the game (blocking; under its lock); whether it changed."""
         seat = connection.seat
-        if request.type == "action":
-            action = live.check(seat, {"action": request.action, "move": request.move})
-            live.play(self.store, action)
+        if isinstance(request, ActionMessage):  # checked against what this connection was shown
+            live.play(self.store, live.check(seat, request, connection.shown))
             return True
         if seat is None:
             raise Refused(message("spectator", live.lang))
@@ -234,7 +281,7 @@ class Hub:
     async def refuse(self, connection: Connection, refused: Refused) -> None:
         connection.charge()
         with contextlib.suppress(Exception):  # gone meanwhile
-            await connection.websocket.send_json({"wire": WIRE_VERSION, **refused.to_json()})
+            await connection.websocket.send_json(refused.to_json())
 
     async def catch_up(self, game_id: str, move: int | None) -> None:
         """Another process advanced ``game_id`` to ``move`` (None: perhaps, look): bring this
@@ -319,7 +366,7 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=422)
 
     @app.post("/api/games")
-    async def create_game(body: CreateGame) -> dict[str, Any]:
+    async def create_game(body: CreateGame) -> Created:
         timer = (body.timer.turn, body.timer.bank) if body.timer is not None else None
         try:
             new = new_game(body.game, body.players, body.seats, body.variants, body.lang, timer)
@@ -328,29 +375,33 @@ def create_app(
         live = await asyncio.to_thread(create, store, new)
         room = hub.rooms[live.id] = Room(live)
         hub.wind(room)
-        seats: list[dict[str, Any]] = []
+        seats: list[SeatLink] = []
         for seat, kind in enumerate(live.kinds):
-            entry: dict[str, Any] = {"seat": seat, "kind": kind}
+            entry: SeatLink = {"seat": seat, "kind": kind}
             if seat in new.tokens:
                 entry["token"] = new.tokens[seat]
             seats.append(entry)
         return {"id": live.id, "seats": seats}
 
     @app.get("/api/games")
-    async def summaries(ids: Annotated[str, Query(max_length=2000)] = "") -> dict[str, Any]:
+    async def summaries(
+        ids: Annotated[str, Query(max_length=2000)] = "",
+    ) -> dict[str, list[Summary]]:
         """The public summaries of those of ``ids`` (comma-separated) that exist: the browser
         keeps the links of "my games" and asks how each game stands."""
         wanted = [game_id for game_id in dict.fromkeys(ids.split(",")) if game_id]
         if len(wanted) > MAX_SUMMARIES:
             raise HTTPException(400, f"ids names {len(wanted)} games; at most {MAX_SUMMARIES}")
         found = await asyncio.to_thread(store.summaries, wanted)
-        games = []
+        games: list[Summary] = []
         for game_id in wanted:
             room = hub.rooms.get(game_id)
             if room is not None:
                 games.append(room.live.summary())
             elif game_id in found:
                 record, move = found[game_id]
+                if move is None:  # stored before the shown move was kept: replay to know it
+                    move = await asyncio.to_thread(shown_move_of, store, game_id)
                 games.append(stored_summary(game_id, record, move))
         return {"games": games}
 
@@ -369,7 +420,7 @@ def create_app(
             raise HTTPException(404 if "game" in str(exc) else 400, str(exc)) from None
 
     @app.get("/api/games/{game_id}")
-    async def summary(game_id: str) -> dict[str, Any]:
+    async def summary(game_id: str) -> Summary:
         try:
             room = await hub.room(game_id)
         except StoreError:

@@ -16,22 +16,23 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 from apokalypse.bots import make_bot, seat_seed
 from apokalypse.bots.guard import guard_all
 from apokalypse.engine.errors import ConfigError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS, Match, Player
-from apokalypse.engine.protocol import Game, GameState
-from apokalypse.engine.record import GameRecord, start
+from apokalypse.engine.protocol import ActionValue, Game, GameState
+from apokalypse.engine.record import GameRecord, replay, start
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT
-from apokalypse.i18n import check_lang, notation_reason, seat_names, text
+from apokalypse.i18n import check_lang, notation_reason, text
 from apokalypse.i18n.texts import Texts, texts_for
+from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage
+from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState, seat_views
 
 from .store import Store, StoreError, new_id
 
@@ -49,7 +50,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Player[Any, Any]]:
+def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Player]:
     """The computer players of a game's seats (every seat not ``human``), seeded from the game's
     seed and their seat, so a rebuilt game seats exactly the same players. Each is guarded
     (:mod:`apokalypse.bots.guard`): a player that raises or overruns is replaced by the
@@ -69,7 +70,7 @@ def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Pl
         if kind != HUMAN
     }
 
-    def stand_in(seat: int) -> Player[Any, Any]:  # seeded apart from every seat's own player
+    def stand_in(seat: int) -> Player:  # seeded apart from every seat's own player
         return make_bot(STAND_IN, seat_seed(seed, seat + 64), game)
 
     return guard_all(players, stand_in)
@@ -84,8 +85,8 @@ class Refused(Exception):
         self.reason = reason
         self.rule = rule
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "refused", "reason": self.reason}
+    def to_json(self) -> RefusedMessage:
+        data: RefusedMessage = {"type": "refused", "wire": WIRE_VERSION, "reason": self.reason}
         if self.rule is not None:
             data["rule"] = self.rule
         return data
@@ -97,7 +98,7 @@ class NewGame:
 
     record: GameRecord
     state: GameState
-    players: dict[int, Player[Any, Any]]
+    players: dict[int, Player]
     tokens: dict[int, str]  # seat → token, human seats only
 
 
@@ -125,7 +126,7 @@ def new_game(
     tokens = {
         seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(len(kinds)) if seat not in bots
     }
-    meta: dict[str, Any] = {
+    meta: dict[str, object] = {
         "seats": kinds,
         "token_sha256": [hash_token(tokens[s]) if s in tokens else None for s in range(len(kinds))],
         "lang": lang,
@@ -154,29 +155,47 @@ class Clock:
     """A game's turn timer: each decision of a person gets ``turn`` seconds, then draws on that
     person's time bank; when both are spent a computer player takes the seat over (it is
     away) until its person reclaims it. Kept in the memory of the process serving the game:
-    after a restart every bank is full again."""
+    after a restart every bank is full again.
+
+    A decision in a defence or block window (``hidden``: nobody but the seat asked may learn
+    who that is) gets the turn's time only and never draws on the bank: a bank that shrank
+    would tell everyone later who was asked and how long they thought (R-INFO-3). When that
+    time is spent, a computer player answers that one question and the person keeps the seat
+    (marking them away would name them too)."""
 
     turn: float
     banks: list[float]  # seconds left in each seat's bank
     seat: int | None = None  # the person deciding now
     move: int = -1  # the move they are deciding at
     started: float = 0.0  # time.monotonic() when that decision began
+    hidden: bool = False  # a window's decision: no bank
 
-    def follow(self, seat: int | None, move: int, now: float) -> None:
+    def follow(self, seat: int | None, move: int, now: float, hidden: bool) -> None:
         """The decision is now ``seat``'s at ``move`` (None: nobody's to time): charge the
         decision that ended to its person's bank and start the new one's clock."""
         if (seat, move) == (self.seat, self.move):
             return
-        if self.seat is not None:
+        if self.seat is not None and not self.hidden:
             over = now - self.started - self.turn
             self.banks[self.seat] = max(0.0, self.banks[self.seat] - max(0.0, over))
-        self.seat, self.move, self.started = seat, move, now
+        self.seat, self.move, self.started, self.hidden = seat, move, now, hidden
 
-    def remaining(self, now: float) -> float:
-        """Seconds the deciding person has left (their turn and their bank)."""
+    def deadline(self) -> float | None:
+        """When (``time.monotonic()``) the deciding person's time runs out."""
         if self.seat is None:
-            return 0.0
-        return max(0.0, self.started + self.turn + self.banks[self.seat] - now)
+            return None
+        return self.started + self.turn + (0.0 if self.hidden else self.banks[self.seat])
+
+    def reading(self, now: float) -> ClockReading:
+        """The clock at ``now``, for the seat views (:func:`apokalypse.wire.seat.clock_view`)."""
+        deadline = self.deadline()
+        return ClockReading(
+            turn=self.turn,
+            banks=tuple(self.banks),
+            seat=self.seat,
+            turn_left=max(0.0, self.started + self.turn - now) if self.seat is not None else 0.0,
+            remaining=max(0.0, deadline - now) if deadline is not None else 0.0,
+        )
 
 
 @dataclass
@@ -186,13 +205,13 @@ class LiveGame:
     id: str
     game: Game
     record: GameRecord
-    match: Match[Any, Any]
+    match: Match
     log: list[Event] = field(default_factory=list)
     away: set[int] = field(default_factory=set)  # people's seats a computer plays for now
     rematch: str | None = None  # the id of this game's rematch, once somebody asked
     clock: Clock | None = None
-    stand_ins: dict[int, Player[Any, Any]] = field(default_factory=dict)
-    _forecast: tuple[int, dict[str, Any] | None] | None = None  # (move, forecast)
+    stand_ins: dict[int, Player] = field(default_factory=dict)
+    _public: tuple[int, Mapping[str, object]] | None = None  # (move, public observation)
     heard: bool = False  # the last change was made by another process (see deadline)
 
     def __post_init__(self) -> None:
@@ -221,11 +240,30 @@ class LiveGame:
                 return seat
         return None
 
-    def summary(self) -> dict[str, Any]:
-        """What anybody may know of the game (no tokens; the seed once it is over)."""
+    def public(self) -> Mapping[str, object]:
+        """The spectator's observation now (what anybody may know), made once per move."""
+        move = self.state.move
+        if self._public is None or self._public[0] != move:
+            self._public = (move, self.state.observation(None))
+        return self._public[1]
+
+    def shown_move(self) -> int:
+        """The move everybody is shown: frozen where a window opened while it is open."""
+        move = self.public()["move"]
+        assert isinstance(move, int)
+        return move
+
+    def in_window(self) -> bool:
+        """Whether somebody is deciding whom the public view does not show (a defence or block
+        window: only the seat asked knows it is asked)."""
+        return not self.state.is_over and self.public()["to_act"] is None
+
+    def summary(self) -> Summary:
+        """What anybody may know of the game (no tokens; the seed once it is over), with the
+        public move, frozen in a window like the public observation."""
         state = self.state
         result = state.result
-        data = stored_summary(self.id, self.record, state.move)
+        data = stored_summary(self.id, self.record, self.shown_move())
         data["over"] = state.is_over
         data["result"] = result.to_json() if result is not None else None
         if state.is_over:
@@ -234,105 +272,56 @@ class LiveGame:
             data.pop("seed", None)
         return data
 
-    def seats(self, connected: frozenset[int]) -> list[dict[str, Any]]:
-        """Each seat's kind, whether its person is connected (to this process) and away."""
-        return [
-            {"seat": q, "kind": kind, "connected": q in connected, "away": q in self.away}
-            for q, kind in enumerate(self.kinds)
-        ]
-
-    def clock_view(self, now: float, shown: int | None) -> dict[str, Any] | None:
-        """The clock of the person deciding, for a viewer whose observation shows ``shown``
-        deciding (None: nobody, as in a defence window for those not asked)."""
-        clock = self.clock
-        if clock is None or clock.seat is None or clock.seat != shown:
-            return None
-        return {
-            "seat": clock.seat,
-            "remaining_ms": round(clock.remaining(now) * 1000),
-            "bank_ms": [round(bank * 1000) for bank in clock.banks],
-            "turn_s": clock.turn,
-        }
+    def table(self, connected: frozenset[int]) -> Table:
+        """What the seat views need of the table now."""
+        clock = self.clock.reading(time.monotonic()) if self.clock is not None else None
+        return Table(self.kinds, connected, frozenset(self.away), self.rematch, self.lang, clock)
 
     def view(
-        self, seat: int | None, since: int, connected: frozenset[int] = frozenset()
-    ) -> dict[str, Any]:
-        """The state message for ``seat`` (None: a spectator), with the events from ``since``,
-        and the same sentences the terminal shows: the log lines of those events, the question
-        and each legal action's wording, in the game's language; the seats' statuses, the
-        forecast (from the public view, the same for everybody), the clock, the rematch."""
-        state = self.state
-        deciding = not state.is_over and seat is not None and state.to_act == seat
-        observation = state.observation(seat)
-        legal = list(state.legal_actions()) if deciding else []
-        events = self.log[since:]
-        texts = self.texts
-        names = seat_names(len(self.kinds), seat, self.lang)
-        data: dict[str, Any] = {
-            "type": "state",
-            "seat": seat,
-            "names": names,
-            "seats": self.seats(connected),
-            "observation": observation,
-            "events": [event.view(seat).to_json() for event in events],
-            "legal": [str(a) for a in legal],
-            "text": {
-                "log": texts.render_events(events, seat, names),
-                "question": (
-                    texts.decision_text(seat, observation, names)
-                    if deciding and seat is not None
-                    else ""
-                ),
-                "choices": [texts.render_action(a, observation, names) for a in legal],
-            },
-            "forecast": self.forecast(),
-            # The clock only where the viewer sees who decides: in a defence window nobody
-            # but the player asked may learn who that is (R-INFO-3, R-ATTACK-4).
-            "clock": self.clock_view(time.monotonic(), observation["to_act"]),
-            "rematch": {"id": self.rematch} if self.rematch is not None else None,
-        }
-        if since == 0:  # a connection's first message: the card facts, once
-            data["cards"] = texts.cards()
-        return data
-
-    def forecast(self) -> dict[str, Any] | None:
-        """The forecast from the public view, the same for every viewer: made once per move."""
-        move = self.state.move
-        if self._forecast is None or self._forecast[0] != move:
-            self._forecast = (move, self.texts.forecast(self.state.observation(None)))
-        return self._forecast[1]
+        self,
+        seat: int | None,
+        since: int,
+        connected: frozenset[int] = frozenset(),
+        first: bool = False,
+    ) -> WireState:
+        """The state message for ``seat`` (None: a spectator) with the events from ``since``
+        (``first``: a connection's first message, with the card facts), as the game's seat view
+        makes it (``wire/<game>.py``): nothing else decides what a viewer is sent."""
+        table = self.table(connected)
+        return self.views.view(self.state, seat, self.log[since:], table, first)
 
     @cached_property
     def texts(self) -> Texts:
         return texts_for(self.record.game, self.record.config, self.lang)
 
-    def check(self, seat: int | None, data: object) -> Any:
-        """The action a seat's message asks for, parsed; a :class:`Refused` otherwise."""
+    @cached_property
+    def views(self) -> SeatViews:
+        return seat_views(self.record.game, self.texts)
+
+    def check(self, seat: int | None, request: ActionMessage, shown: int | None) -> ActionValue:
+        """The action a seat's message asks for, parsed; a :class:`Refused` otherwise.
+        ``shown``: the move of the observation this connection was last sent."""
         lang = self.lang
-        if not isinstance(data, dict):
-            raise Refused(message("message", lang))
-        action, move = data.get("action"), data.get("move")
-        if not isinstance(action, str) or type(move) is not int:
-            raise Refused(message("message", lang))
         if seat is None:
             raise Refused(message("spectator", lang))
+        if request.move != shown:
+            raise Refused(message("stale", lang, sent=request.move, move=shown))
         state = self.state
-        shown = state.observation(seat)["move"]
-        if move != shown:
-            raise Refused(message("stale", lang, sent=move, move=shown))
         if state.is_over:
             raise Refused(message("over", lang))
         if state.to_act != seat:
             raise Refused(message("not-your-turn", lang))
         try:
-            return self.game.parse_action(action)
+            action: ActionValue = self.game.parse_action(request.action)
         except NotationError as exc:
             reason = notation_reason(exc, self.record.game, lang)
             raise Refused(text("ui.error.notation", lang, message=reason)) from None
         except ValueError as exc:  # a parser's own slip: still only a typo
-            raise Refused(text("ui.error.notation", lang, message=f"{action!r}: {exc}")) from None
+            reason = f"{request.action!r}: {exc}"
+            raise Refused(text("ui.error.notation", lang, message=reason)) from None
+        return action
 
-    def play(self, store: Store, action: Any) -> None:
+    def play(self, store: Store, action: ActionValue) -> None:
         """Apply a person's action, store it, then let the computer players act (blocking)."""
         try:
             events = self.match.apply(action)
@@ -362,22 +351,21 @@ class LiveGame:
             person = None if state.is_over or state.to_act in self.away else state.to_act
             if person is not None and self.match.is_computer(person):
                 person = None
-            self.clock.follow(person, state.move, time.monotonic())
+            hidden = person is not None and self.in_window()
+            self.clock.follow(person, state.move, time.monotonic(), hidden)
 
     def deadline(self) -> float | None:
         """When (``time.monotonic()``) the deciding person's time runs out; None: no clock."""
-        clock = self.clock
-        if clock is None or clock.seat is None:
-            return None
-        return clock.started + clock.turn + clock.banks[clock.seat]
+        return self.clock.deadline() if self.clock is not None else None
 
-    def _stand_in_choice(self, seat: int) -> Any:
+    def _stand_in_choice(self, seat: int) -> ActionValue:
         player = self.stand_ins.get(seat)
         if player is None:  # seeded apart from any seat's own computer player
             seed = seat_seed(self.record.seed, seat + len(self.kinds))
             player = self.stand_ins[seat] = make_bot(STAND_IN, seed, self.record.game)
-        observation: Any = {} if player.blind else self.state.observation(seat)
-        return player.choose(observation, self.state.legal_actions())
+        observation = {} if player.blind else self.state.observation(seat)
+        choice: ActionValue = player.choose(observation, self.state.legal_actions())
+        return choice
 
     def set_away(self, store: Store, seat: int | None, away: bool) -> bool:
         """A person leaves their seat to a computer player (``away``) or takes it back; False
@@ -400,8 +388,13 @@ class LiveGame:
         clock = self.clock
         if clock is None or clock.seat is None or self.state.move != move:
             return changed
-        if clock.remaining(time.monotonic()) > 0:
+        deadline = clock.deadline()
+        if deadline is None or deadline > time.monotonic():
             return changed
+        if clock.hidden:  # a window's question: answered for, the seat kept (see Clock)
+            self._commit(store, self.match.apply(self._stand_in_choice(clock.seat)))
+            self.advance(store)
+            return True
         return self.set_away(store, clock.seat, True) or changed
 
     def make_rematch(self, store: Store) -> LiveGame | None:
@@ -439,16 +432,17 @@ class LiveGame:
     def _commit(self, store: Store, events: list[Event]) -> None:
         self.heard = False  # this process made the change: it runs the clock
         self.log.extend(events)
-        store.append(self.id, self.state.move, self.match.actions[-1])
+        store.append(self.id, self.state.move, self.match.actions[-1], self.shown_move())
         result = self.state.result
         if self.state.is_over and result is not None:
             store.finish(self.id, result.to_json())
 
 
-def stored_summary(game_id: str, record: GameRecord, move: int) -> dict[str, Any]:
-    """What anybody may know of a stored game (no tokens; the seed once it is over)."""
+def stored_summary(game_id: str, record: GameRecord, move: int) -> Summary:
+    """What anybody may know of a stored game (no tokens; the seed once it is over); ``move``:
+    the move everybody is shown (:meth:`LiveGame.shown_move`)."""
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
-    data: dict[str, Any] = {
+    data: Summary = {
         "id": game_id,
         "game": record.game,
         "players": len(kinds),
@@ -463,13 +457,19 @@ def stored_summary(game_id: str, record: GameRecord, move: int) -> dict[str, Any
     return data
 
 
+def shown_move_of(store: Store, game_id: str) -> int:
+    """The move everybody is shown in a stored game, by replaying it (for actions stored
+    without it, before migration 0003)."""
+    move = replay(store.load(game_id)).state.observation(None)["move"]
+    assert isinstance(move, int)
+    return move
+
+
 def create(store: Store, new: NewGame, game_id: str | None = None) -> LiveGame:
     """Store a new game and start it (computer players whose decision it is act at once)."""
     game_id = store.create(new.record, game_id)
     game = get_game(new.record.game)
-    match: Match[Any, Any] = Match(
-        new.state, new.players, new.record.start_digest(new.state.opening)
-    )
+    match: Match = Match(new.state, new.players, new.record.start_digest(new.state.opening))
     live = LiveGame(game_id, game, new.record, match)
     live.log.extend(match.start())
     live.advance(store)
@@ -483,7 +483,7 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     game, state = start(record)
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
     bots = computer_players(kinds, record.seed, record.game)
-    match: Match[Any, Any] = Match(state, bots, record.start_digest(state.opening))
+    match: Match = Match(state, bots, record.start_digest(state.opening))
     live = LiveGame(game_id, game, record, match)
     stored = store.rematch_and_away(game_id)
     if stored is None:  # deleted since it was loaded

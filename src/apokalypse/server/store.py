@@ -73,10 +73,10 @@ class GameRow(Base):
     game: Mapped[str] = mapped_column(String(40))
     version: Mapped[str] = mapped_column(String(40))
     format: Mapped[int] = mapped_column(Integer)
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    config: Mapped[dict[str, object]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)  # shifted into the signed range (_SEED_SHIFT)
-    meta: Mapped[dict[str, Any]] = mapped_column(JSON)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    meta: Mapped[dict[str, object]] = mapped_column(JSON)
+    result: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     away: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0002
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
@@ -91,6 +91,7 @@ class ActionRow(Base):
     move: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first action
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    shown: Mapped[int | None] = mapped_column(Integer, nullable=True)  # migration 0003
 
 
 def make_engine(url: str) -> Engine:
@@ -211,18 +212,20 @@ class Store:
             )
         return game_id
 
-    def append(self, game_id: str, move: int, text: str) -> None:
+    def append(self, game_id: str, move: int, text: str, shown: int) -> None:
         """Record the action that made ``move`` (the number of actions applied, this one
-        included). A second action for the same move raises :class:`StaleAction`."""
+        included), and ``shown``, the move everybody is shown after it (frozen in a window).
+        A second action for the same move raises :class:`StaleAction`."""
+        row = ActionRow(game_id=game_id, move=move, text=text, created=_now(), shown=shown)
         try:  # one INSERT: the keys refuse a taken move and a game that does not exist
             with self._writing(), Session(self.engine) as session, session.begin():
-                session.add(ActionRow(game_id=game_id, move=move, text=text, created=_now()))
+                session.add(row)
         except IntegrityError:
             if self.rematch_and_away(game_id) is None:
                 raise StoreError(f"there is no game {game_id!r}") from None
             raise StaleAction(f"move {move} of game {game_id!r} is already taken") from None
 
-    def finish(self, game_id: str, result: dict[str, Any]) -> None:
+    def finish(self, game_id: str, result: dict[str, object]) -> None:
         with self._writing(), Session(self.engine) as session, session.begin():
             row = session.get(GameRow, game_id)
             if row is None:
@@ -291,16 +294,24 @@ class Store:
                 raise StoreError(f"there is no game {game_id!r}")
             return existing
 
-    def summaries(self, game_ids: list[str]) -> dict[str, tuple[GameRecord, int]]:
-        """Those of ``game_ids`` that exist: each one's record header and its move."""
+    def summaries(self, game_ids: list[str]) -> dict[str, tuple[GameRecord, int | None]]:
+        """Those of ``game_ids`` that exist: each one's record header and the move everybody
+        is shown after its last action (0 before the first; None for an action stored before
+        that was kept: replay the game to know)."""
         with Session(self.engine) as session:
             rows = session.scalars(select(GameRow).where(GameRow.id.in_(game_ids))).all()
-            counted = session.execute(
-                select(ActionRow.game_id, func.count())
+            last = (
+                select(ActionRow.game_id, func.max(ActionRow.move).label("move"))
                 .where(ActionRow.game_id.in_(game_ids))
                 .group_by(ActionRow.game_id)
+                .subquery()
+            )
+            shown = session.execute(
+                select(ActionRow.game_id, ActionRow.shown).join(
+                    last, (ActionRow.game_id == last.c.game_id) & (ActionRow.move == last.c.move)
+                )
             ).all()
-            moves = {game_id: count for game_id, count in counted}
+            moves: dict[str, int | None] = {game_id: move for game_id, move in shown}
             return {row.id: (_header(row), moves.get(row.id, 0)) for row in rows}
 
     def game_ids(self) -> list[str]:

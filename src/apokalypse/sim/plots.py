@@ -25,7 +25,7 @@ from matplotlib.typing import RcKeyType
 
 from .stats import wilson
 
-GOOD, EVIL, NOBODY, SHARED = "#2f6db5", "#b8322a", "#8a8a8a", "#7b52a6"
+GOOD, EVIL, NOBODY = "#2f6db5", "#b8322a", "#8a8a8a"
 RUN_COLOURS = ("#2f6db5", "#e08a1e")  # run A, run B of a comparison
 STYLE: dict[RcKeyType, Any] = {
     "text.parse_math": False,

@@ -29,13 +29,13 @@ from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
 
 from .collect import collector_for
+from .schema import Row
 
 IN_FLIGHT_PER_JOB = 3  # chunks handed out per worker: enough to keep it busy, few to lose
 POLL_SECONDS = 0.2  # how soon a stop request is noticed while workers play
 PARENT_CHECK_SECONDS = 1.0
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
-Row = dict[str, Any]
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -91,7 +91,7 @@ def run_game(task: Task) -> Outcome:
     record.meta = {"bots": list(task.bots), "index": task.index}
     result: dict[str, Any] | None = None
     error: str | None = None
-    match: Match[Any, Any] | None = None
+    match: Match | None = None
     own: tuple[Row, list[Row]] | None = None
     try:
         state = game.new_game(config, task.seed)

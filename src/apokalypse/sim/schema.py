@@ -12,6 +12,9 @@ from typing import Any
 
 import pyarrow as pa
 
+# One row of a table, column name → value, as pyarrow's ``Table.from_pylist`` takes it.
+Row = dict[str, Any]
+
 # Bumped when a column changes meaning or type: a folder of another format is refused, never mixed.
 FORMAT = 1
 

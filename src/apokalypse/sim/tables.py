@@ -23,6 +23,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import atomic_write
 
 from .collect import collector_for
-from .schema import FORMAT, GAME_COMMON, PLAYER_COMMON, joined
+from .schema import FORMAT, GAME_COMMON, PLAYER_COMMON, Row, joined
 
 MANIFEST = "run.json"
 TABLES = ("games", "players")
@@ -58,7 +59,7 @@ def schemas(game: str) -> tuple[pa.Schema, pa.Schema]:
     )
 
 
-def run_id(manifest: dict[str, Any]) -> str:
+def run_id(manifest: Mapping[str, object]) -> str:
     """A short id of the run's identity (the rows carry it: two runs' rows never mix unseen)."""
     identity = {key: manifest.get(key) for key in IDENTITY}
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
@@ -156,8 +157,8 @@ class Writer:
     manifest: dict[str, Any]
     done: set[int] = field(default_factory=set)  # games already in the folder
     _next: int = 0
-    _games: list[dict[str, Any]] = field(default_factory=list)
-    _players: list[dict[str, Any]] = field(default_factory=list)
+    _games: list[Row] = field(default_factory=list)
+    _players: list[Row] = field(default_factory=list)
     _last: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
@@ -210,7 +211,7 @@ class Writer:
         path = self.folder / MANIFEST
         atomic_write(path, (json.dumps(self.manifest, indent=1) + "\n").encode())
 
-    def add(self, rows: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
+    def add(self, rows: tuple[Row, list[Row]]) -> None:
         self._games.append(rows[0])
         self._players.extend(rows[1])
         if len(self._games) >= FLUSH_GAMES or time.monotonic() - self._last >= FLUSH_SECONDS:
@@ -233,6 +234,6 @@ class Writer:
         self._next += 1
 
 
-def show_argument(value: Any) -> str:
+def show_argument(value: object) -> str:
     """A run argument of the manifest as one line: text as it is, the rest as JSON."""
     return json.dumps(value) if not isinstance(value, str) else value

@@ -10,9 +10,10 @@ versioned JSON Schema made from the games' own types (never written twice by han
   the observation it answers, so that a stale or repeated action is refused.
 - **client**: every message a client may send: an action, or ``leave`` / ``reclaim`` (a
   computer player takes my seat / I take it back) and ``rematch``.
-- **state** and **refused**: every message the server sends: a seat's whole view after each
-  change (observation, new events, legal actions and their wording, the seats' statuses, the
-  forecast, the clock, the rematch), or why an action changed nothing.
+- **state** and **refused**: every message the server sends: a seat's whole view whenever it
+  changed (observation, new events, legal actions with their parts and wording, the seats'
+  statuses, the forecast, the clock, the rematch), decided for each game in one file
+  (``wire/<game>.py``, on :mod:`.seat`), or why an action changed nothing.
 
 ``schema(game)`` is the whole format of one game; ``python -m apokalypse.wire DIR`` writes every
 game's into ``DIR/<game>.schema.json`` (the repository keeps them in ``schema/``, and a test
@@ -22,9 +23,12 @@ checks they are current). ``check_observation`` validates one observation agains
 from __future__ import annotations
 
 import json
+import warnings
+from collections.abc import Mapping
 from functools import cache
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -32,16 +36,9 @@ from typing_extensions import TypedDict
 
 from apokalypse.engine.registry import game_names, get_game
 
-# Raised whenever a message changes shape: a client checks it before it reads anything else.
-WIRE_VERSION = 1
-
-
-class EventMessage(TypedDict):
-    """A player's view of one event (:meth:`apokalypse.engine.events.EventView.to_json`)."""
-
-    kind: str
-    args: dict[str, Any]
-    seen: bool  # True when args include the event's secret part (this player may know it)
+from .seat import WIRE_VERSION as WIRE_VERSION
+from .seat import EventMessage as EventMessage
+from .seat import WireState
 
 
 class ActionMessage(BaseModel):
@@ -74,54 +71,6 @@ def read_client_message(data: object) -> ActionMessage | SeatMessage:
     return _client.validate_python(data)
 
 
-class SeatStatus(TypedDict):
-    seat: int
-    kind: str  # "human" or a computer player's name
-    connected: bool  # its person has the game open (on this server process)
-    away: bool  # a computer player plays it for its person, who left or ran out of time
-
-
-class Texts(TypedDict):
-    """The same sentences the terminal shows, in the game's language."""
-
-    log: list[str]  # a line per event of this message (some events have none)
-    question: str  # the decision this seat faces ("" when it faces none)
-    choices: list[str]  # what each of ``legal`` does, in the same order
-
-
-class Clock(TypedDict):
-    seat: int  # the person deciding
-    remaining_ms: int  # their time left (turn and bank) when the message was sent
-    bank_ms: list[int]  # each seat's time bank
-    turn_s: float  # the time for each decision before the bank is drawn on
-
-
-class Rematch(TypedDict):
-    id: str  # the new game: the same invite key opens the same seat there
-
-
-def state_message(observation: Any, forecast: Any, cards: Any) -> type:
-    """A game's state message type: a seat's (or a spectator's) view after every change."""
-    return TypedDict(  # type: ignore[operator,no-any-return]
-        "StateMessage",
-        {
-            "type": Literal["state"],
-            "wire": int,
-            "seat": int | None,  # the viewer; None: a spectator
-            "names": list[str],  # each seat's name as this viewer reads it
-            "seats": list[SeatStatus],
-            "observation": observation,
-            "events": list[EventMessage],  # since the connection's last message, in its view
-            "legal": list[str],  # the actions this viewer may send now (notation)
-            "text": Texts,
-            "cards": NotRequired[dict[str, cards]],  # in a connection's first message
-            "forecast": None if forecast is None else forecast | None,
-            "clock": Clock | None,
-            "rematch": Rematch | None,
-        },
-    )
-
-
 class RefusedMessage(TypedDict):
     """A client's message that changed nothing, and why (with the rule id when the rules
     refused it)."""
@@ -132,36 +81,30 @@ class RefusedMessage(TypedDict):
     rule: NotRequired[str]
 
 
-def observation_type(game: str) -> type:
-    """The game's observation type (each game package exports ``Observation``)."""
+def views(game: str) -> ModuleType:
+    """The module that decides what a viewer of ``game`` is sent (``wire/<game>.py``)."""
     get_game(game)  # an unknown name is a ConfigError naming the known ones
-    observation: type = import_module(f"apokalypse.games.{game}").Observation
-    return observation
-
-
-def forecast_type(game: str) -> type | None:
-    """The type of the game's forecast (a game package's ``Forecast``), if it has one."""
-    get_game(game)
-    forecast: type | None = getattr(import_module(f"apokalypse.games.{game}"), "Forecast", None)
-    return forecast
+    return import_module(f"{__package__}.{game}")
 
 
 @cache
-def _adapter(game: str) -> TypeAdapter[Any]:
-    return TypeAdapter(observation_type(game))
+def _adapter(game: str) -> TypeAdapter[Mapping[str, object]]:
+    return TypeAdapter(views(game).Observation)
 
 
 @cache
-def state_adapter(game: str) -> TypeAdapter[Any]:
+def state_adapter(game: str) -> TypeAdapter[WireState]:
     """The game's state message type, for validating what the server sends."""
-    forecast = forecast_type(game)
-    cards = import_module(f"apokalypse.i18n.{game}.texts").CardFacts
-    return TypeAdapter(state_message(observation_type(game), forecast, cards))
+    with warnings.catch_warnings(action="ignore", category=UserWarning):
+        # pydantic says it does not keep ReadOnly items from being changed: nor need it, a
+        # message is made once and sent (seat.StateMessage).
+        adapter: TypeAdapter[WireState] = TypeAdapter(views(game).StateMessage)
+    return adapter
 
 
 def schema(game: str) -> dict[str, Any]:
     """The wire format of ``game`` as one JSON Schema document (draft 2020-12)."""
-    parts = {
+    parts: dict[str, TypeAdapter[Any]] = {  # the schema's parts, each of its own type
         "observation": _adapter(game),
         "event": TypeAdapter(EventMessage),
         "action": TypeAdapter(ActionMessage),
@@ -172,7 +115,7 @@ def schema(game: str) -> dict[str, Any]:
     refs, top = TypeAdapter.json_schemas(
         [(name, "serialization", adapter) for name, adapter in parts.items()]
     )
-    return {
+    document = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{game} wire format, version {WIRE_VERSION}",
         "version": WIRE_VERSION,
@@ -180,6 +123,14 @@ def schema(game: str) -> dict[str, Any]:
         "properties": {name: refs[name, "serialization"] for name in parts},
         "$defs": top["$defs"],
     }
+    # The state message is the shared generic one (seat.StateMessage) made concrete for this
+    # game, which pydantic names after its parameters: each game's schema names it plainly.
+    concrete = next(name for name in top["$defs"] if name.startswith("StateMessage_"))
+    text = json.dumps(document).replace(f'"#/$defs/{concrete}"', '"#/$defs/StateMessage"')
+    renamed: dict[str, Any] = json.loads(text)
+    renamed["$defs"]["StateMessage"] = renamed["$defs"].pop(concrete)
+    renamed["$defs"]["StateMessage"]["title"] = "StateMessage"
+    return renamed
 
 
 def schema_text(game: str) -> str:

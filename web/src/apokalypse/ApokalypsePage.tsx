@@ -67,7 +67,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
 
   const pick = (code: string) => {
     const actions = moves.hand.get(code) ?? [];
-    if (actions.length === 1 && actions[0] !== undefined) table.act(actions[0]);
+    if (actions.length === 1 && actions[0] !== undefined) table.act(actions[0].text);
     else setPending(code);
   };
 

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from "preact";
 import type { CardFacts } from "../protocol";
 import { Icon } from "../ui/icons";
-import type { SideName } from "../notation";
+import type { SideName } from "./moves";
 import { cardBack, cardClass, cardIcons, cardSymbol } from "./cardLook";
 
 interface CardFaceProps {

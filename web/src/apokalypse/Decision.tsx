@@ -1,7 +1,7 @@
 // The decision in front of the viewer: the server's question, a hint where to click, the clock,
 // and every legal action as a button (a card's uses only, once a card with several is picked).
 import { useEffect, useRef } from "preact/hooks";
-import type { Clock as ClockState, StateMessage } from "../protocol";
+import type { ApokalypseState } from "../protocol";
 import { Choices, choicesOf } from "../ui/Choices";
 import { Clock } from "../ui/Clock";
 import { cardName } from "./Card";
@@ -9,7 +9,7 @@ import { useTable } from "./context";
 import { canGoBack } from "./moves";
 
 interface DecisionProps {
-  state: StateMessage;
+  state: ApokalypseState;
   arrived: number;
   pending: string | null;
   onCancel: () => void;
@@ -37,8 +37,7 @@ export function Decision({ state, arrived, pending, onCancel }: DecisionProps) {
   }, [pending]);
   if (obs.result) return null;
   const deciding = state.legal.length > 0;
-  const clock: ClockState | null | undefined = state.clock;
-  const clockView = clock ? <Clock clock={clock} arrived={arrived} name={name(clock.seat)} mine={clock.seat === obs.seat} t={t} /> : null;
+  const clockView = state.clock ? <Clock clock={state.clock} arrived={arrived} name={name} me={obs.seat} t={t} /> : null;
   if (!deciding) {
     return (
       <section class="decision waiting" id="decision" data-deciding="no">
@@ -49,7 +48,8 @@ export function Decision({ state, arrived, pending, onCancel }: DecisionProps) {
   }
   let choices = choicesOf(state.legal, state.text?.choices);
   const question = pending ? t("chooseUse", { card: cardName(pending, facts) }) : state.text?.question || t("yourDecision");
-  if (pending) choices = choices.filter((c) => c.action.startsWith(`play ${pending} `));
+  // a card with several uses picked in the hand: its uses only
+  if (pending) choices = choices.filter(({ legal }) => legal.card === pending);
   const hint = obs.decision in HINT ? t(HINT[obs.decision as keyof typeof HINT]) : "";
   return (
     <section ref={box} class={`decision yours decision-${obs.decision}`} id="decision" data-deciding="yes" data-decision={obs.decision}>

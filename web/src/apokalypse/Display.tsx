@@ -2,10 +2,10 @@
 // setup cards in the middle column, the good side to their left and the evil side to their right,
 // positions counted outward from the middle. Legal places light up and are buttons.
 import type { DisplayView } from "../wire/apokalypse";
-import { PLANES, SIDES, placeKey, type PlaneName, type SideName } from "../notation";
 import { Icon } from "../ui/icons";
 import { CardFace, cardName } from "./Card";
 import { useTable } from "./context";
+import { PLANES, SIDES, placeKey, rowKey, type PlaneName, type SideName } from "./moves";
 
 interface DisplayProps {
   seat: number;
@@ -25,12 +25,12 @@ export function Display({ seat, display }: DisplayProps) {
   // Each side is as wide as its longest row, plus a free place where a card may be added (at
   // least two places, so that every display has room for its side's name).
   const width = (side: SideName) =>
-    Math.max(2, ...PLANES.map((plane) => display[side][plane].length + (moves.slots.has(`${p}.${side}.${plane}`) ? 1 : 0)));
+    Math.max(2, ...PLANES.map((plane) => display[side][plane].length + (moves.slots.has(rowKey(seat, side, plane)) ? 1 : 0)));
   const good = width("good");
   const evil = width("evil");
   const column = (side: SideName, pos: number) => (side === "good" ? good - pos : good + 2 + pos);
   const strike = forecast?.displays.find((d) => d.seat === seat)?.next;
-  const seatAction = moves.seats.get(seat);
+  const seatAction = moves.seats.get(seat)?.text;
   const acting = obs.to_act === seat && !obs.result;
   const mine = obs.seat === seat;
 
@@ -45,7 +45,7 @@ export function Display({ seat, display }: DisplayProps) {
       const cards = display[side][plane];
       for (const [pos, code] of cards.entries()) {
         const key = placeKey(seat, side, plane, pos);
-        const action = moves.cards.get(key);
+        const action = moves.cards.get(key)?.text;
         const front = plane === "earth" ? obs.fronts?.[`${p}.${side}.${pos}`] : undefined;
         const dying = plane === "earth" && strike !== undefined && strike[side].dying.includes(pos);
         // the populace an attack on the table aims at: the outermost of the attacked side
@@ -74,14 +74,14 @@ export function Display({ seat, display }: DisplayProps) {
           </button>,
         );
       }
-      const slot = moves.slots.get(`${p}.${side}.${plane}`);
+      const slot = moves.slots.get(rowKey(seat, side, plane))?.text;
       if (slot !== undefined) {
         cells.push(
           <button
             type="button"
             class={`cell slot target plane-${plane} side-${side}`}
             style={{ gridRow: row + 2, gridColumn: column(side, cards.length) }}
-            data-place={`${p}.${side}.${plane}`}
+            data-place={rowKey(seat, side, plane)}
             data-action={slot}
             aria-label={`${t(side)} · ${t(plane)}: + (${slot})`}
             title={slot}

@@ -30,7 +30,7 @@ export function Hand({ pending, onPick }: HandProps) {
                   type="button"
                   class={`hand-card${live ? " target" : ""}${pending === code ? " picked" : ""}`}
                   data-code={code}
-                  data-actions={actions.join("|")}
+                  data-actions={actions.map((a) => a.text).join("|")}
                   aria-label={`${cardName(code, facts)}${facts[code]?.about ? ` — ${facts[code]?.about}` : ""}`}
                   aria-pressed={pending === code}
                   onMouseEnter={() => table.inspect(code)}

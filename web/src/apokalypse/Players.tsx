@@ -16,7 +16,7 @@ export function Players({ seats }: { seats: SeatStatus[] | undefined }) {
       <ul class="player-list">
         {obs.hand_counts.map(([b = 0, k = 0], q) => {
           const total = forecast?.totals[q] ?? obs.scores.reduce((sum, row) => sum + (row[q] ?? 0), 0) + (obs.horseman_cards[q] ?? []).reduce((s, h) => s + (HORSEMAN_VP[h] ?? 0), 0);
-          const action = moves.seats.get(q);
+          const action = moves.seats.get(q)?.text;
           const deciding = obs.to_act === q && !obs.result;
           const body = (
             <>

@@ -2,7 +2,7 @@
 // of the game's own deck, a custom deck's too: its role, back, music, each half's icons): never
 // from the spelling of its code. A code without facts (a face-down populace) is a back.
 import type { IconName } from "../ui/icons";
-import type { SideName } from "../notation";
+import type { SideName } from "./moves";
 import type { CardFacts } from "../protocol";
 
 export type CardClass = "protection" | "icon" | "dual" | "music" | "seal" | "saint" | "fiend" | "attack" | "back" | "other";

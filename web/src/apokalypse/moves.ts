@@ -1,52 +1,61 @@
-// The server's legal actions laid onto the table: which hand card, which place on a display and
-// which player each one belongs to, so that the page can light them up and a click sends the text.
-import type { ApokalypseObservation } from "../protocol";
-import { actionCard, actionSeat, parseTarget, placeKey } from "../notation";
+// The server's legal actions laid onto the table from their parts (never from their notation):
+// which hand card, which place on a display and which player each one belongs to, so that the
+// page can light them up and a click sends the action's text.
+import type { ApokalypseAction, ApokalypseObservation } from "../protocol";
+import type { DisplayView, SideView } from "../wire/apokalypse";
+
+export type SideName = keyof DisplayView;
+export type PlaneName = keyof SideView;
+export const PLANES: readonly PlaneName[] = ["heaven", "earth", "nether"];
+export const SIDES: readonly SideName[] = ["good", "evil"];
+
+/** A card lying on a display, as a page attribute: `p1.good.heaven.0`. */
+export function placeKey(seat: number, side: SideName, plane: PlaneName, pos: number): string {
+  return `${rowKey(seat, side, plane)}.${pos}`;
+}
+
+/** A row of a display, as a page attribute: `p1.good.heaven`. */
+export function rowKey(seat: number, side: SideName, plane: PlaneName): string {
+  return `p${seat + 1}.${side}.${plane}`;
+}
 
 export interface Moves {
-  /** A card lying on a display (replace, neutralise, attack its populace): `p1.good.heaven.0`. */
-  cards: Map<string, string>;
-  /** A row's free end (add a card there): `p1.good.heaven`. */
-  slots: Map<string, string>;
+  /** A card lying on a display (replace, neutralise, attack its populace), by its place key. */
+  cards: Map<string, ApokalypseAction>;
+  /** A row's free end (add a card there), by its row key. */
+  slots: Map<string, ApokalypseAction>;
   /** Hand cards by code: the actions that play, give or defend with it. */
-  hand: Map<string, string[]>;
+  hand: Map<string, ApokalypseAction[]>;
   /** Players by seat: give to, steal from, move a converted populace to. */
-  seats: Map<number, string>;
+  seats: Map<number, ApokalypseAction>;
 }
 
-function push(map: Map<string, string[]>, key: string, action: string): void {
-  const list = map.get(key);
-  if (list) list.push(action);
-  else map.set(key, [action]);
-}
-
-export function layMoves(obs: ApokalypseObservation, legal: readonly string[]): Moves {
+export function layMoves(obs: ApokalypseObservation, legal: readonly ApokalypseAction[]): Moves {
   const moves: Moves = { cards: new Map(), slots: new Map(), hand: new Map(), seats: new Map() };
   const attacking = obs.choice?.use === "attack";
   for (const action of legal) {
-    const place = parseTarget(action);
-    if (place !== null) {
-      const display = obs.displays[place.seat];
+    const { seat, side, plane, pos, card } = action;
+    if (seat !== undefined && side !== undefined) {
+      // A place on a display: a side (attack or populace), a row's free end, or one card.
+      const display = obs.displays[seat];
       if (display === undefined) continue;
-      if (place.plane === undefined) {
+      if (plane === undefined) {
         // A side: an attack hits its outermost populace; a populace joins its Earthly row's end.
-        const earth = display[place.side].earth;
-        if (attacking && earth.length > 0) moves.cards.set(placeKey(place.seat, place.side, "earth", earth.length - 1), action);
-        else moves.slots.set(`p${place.seat + 1}.${place.side}.earth`, action);
-      } else if (place.pos === undefined) {
-        moves.slots.set(`p${place.seat + 1}.${place.side}.${place.plane}`, action);
+        const earth = display[side].earth;
+        if (attacking && earth.length > 0) moves.cards.set(placeKey(seat, side, "earth", earth.length - 1), action);
+        else moves.slots.set(rowKey(seat, side, "earth"), action);
+      } else if (pos === undefined) {
+        moves.slots.set(rowKey(seat, side, plane), action);
       } else {
-        moves.cards.set(placeKey(place.seat, place.side, place.plane, place.pos), action);
+        moves.cards.set(placeKey(seat, side, plane, pos), action);
       }
-      continue;
-    }
-    const seat = actionSeat(action);
-    if (seat !== null) {
+    } else if (seat !== undefined) {
       moves.seats.set(seat, action);
-      continue;
+    } else if (card !== undefined) {
+      const list = moves.hand.get(card);
+      if (list) list.push(action);
+      else moves.hand.set(card, [action]);
     }
-    const code = actionCard(action);
-    if (code !== null) push(moves.hand, code, action);
   }
   return moves;
 }

@@ -3,8 +3,7 @@
 // the scoring and the end. Its observation differs from Apokalypse's (schema/apokerlypse).
 import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
-import type { ApokerlypseState, CardFacts } from "../protocol";
-import { actionCard, actionSeat } from "../notation";
+import type { ApokerlypseAction, ApokerlypseState, CardFacts } from "../protocol";
 import { Choices, choicesOf } from "../ui/Choices";
 import { Clock } from "../ui/Clock";
 import { Log } from "../ui/Log";
@@ -33,13 +32,12 @@ function PlayingCard({ code, facts }: { code: string; facts: Record<string, Card
 export function ApokerlypsePage({ game, state, t, name }: PageProps) {
   const obs = state.observation;
   const facts = game.cards;
-  const byCard = new Map<string, string[]>();
-  const bySeat = new Map<number, string>();
+  // The legal actions laid out from their parts: a card of the hand, or a player they name.
+  const byCard = new Map<string, ApokerlypseAction[]>();
+  const bySeat = new Map<number, ApokerlypseAction>();
   for (const action of state.legal) {
-    const seat = actionSeat(action);
-    if (seat !== null) bySeat.set(seat, action);
-    const code = actionCard(action);
-    if (code !== null) byCard.set(code, [...(byCard.get(code) ?? []), action]);
+    if (action.seat !== undefined) bySeat.set(action.seat, action);
+    if (action.card !== undefined) byCard.set(action.card, [...(byCard.get(action.card) ?? []), action]);
   }
   const deciding = state.legal.length > 0;
   const clock = state.clock;
@@ -97,7 +95,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
             <h2 class="question" id="question">
               {deciding ? state.text?.question || t("yourDecision") : obs.to_act === null ? t("waitingPlayers") : t("waiting", { name: name(obs.to_act) })}
             </h2>
-            {clock ? <Clock clock={clock} arrived={game.arrived} name={name(clock.seat)} mine={clock.seat === obs.seat} t={t} /> : null}
+            {clock ? <Clock clock={clock} arrived={game.arrived} name={name} me={obs.seat} t={t} /> : null}
             {deciding ? <Choices choices={choicesOf(state.legal, state.text?.choices)} onChoose={game.act} t={t} /> : null}
           </section>
         ) : null}
@@ -117,9 +115,9 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
                         type="button"
                         class={`hand-card${first ? " target" : ""}`}
                         data-code={code}
-                        data-actions={actions.join("|")}
+                        data-actions={actions.map((a) => a.text).join("|")}
                         aria-label={facts[code]?.name ?? code}
-                        onClick={() => first !== undefined && actions.length === 1 && game.act(first)}
+                        onClick={() => first !== undefined && actions.length === 1 && game.act(first.text)}
                       >
                         <PlayingCard code={code} facts={facts} />
                       </button>
@@ -151,7 +149,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
             </thead>
             <tbody>
               {obs.chips.map((chips, q) => {
-                const action = bySeat.get(q);
+                const action = bySeat.get(q)?.text;
                 return (
                   <tr data-seat={q} class={obs.to_act === q ? "deciding" : ""}>
                     <th scope="row">

@@ -1,15 +1,16 @@
-// The turn timer: the time left for the decision being taken, counted down in the browser from
-// when the server's message arrived (the server's own clock decides when time is up).
+// The turn timer: the deciding seat's time left, counted down in the browser from when the
+// server's message arrived (the server's own clock decides when time is up). Shown only where
+// the viewer's observation shows who decides (the server sends `deciding` only then).
 import { useEffect, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
-import type { Clock as ClockState } from "../protocol";
+import type { ClockView } from "../protocol";
 import { Icon } from "./icons";
 
 interface ClockProps {
-  clock: ClockState;
+  clock: ClockView;
   arrived: number;
-  name: string;
-  mine: boolean;
+  name: (seat: number) => string;
+  me: number | null; // the viewer's seat (null: a spectator)
   t: Translate;
 }
 
@@ -18,25 +19,37 @@ function mmss(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-export function Clock({ clock, arrived, name, mine, t }: ClockProps) {
+export function Clock({ clock, arrived, name, me, t }: ClockProps) {
   const [now, setNow] = useState(performance.now());
+  const deciding = clock.deciding;
   useEffect(() => {
+    if (deciding === null) return;
     const timer = window.setInterval(() => setNow(performance.now()), 250);
     return () => window.clearInterval(timer);
-  }, []);
-  // remaining_ms counts the decision's own time and then the bank: show them apart, the bank
-  // counting down (and marked) once the decision's own time is spent.
-  const left = Math.max(0, clock.remaining_ms - (now - arrived));
-  const bank = clock.bank_ms[clock.seat] ?? 0;
-  const turnLeft = Math.max(0, left - bank);
+  }, [deciding]);
+  if (deciding === null) return null;
+  // The decision's own time first, then the deciding seat's bank (remaining_ms counts both):
+  // shown apart, the bank counting down (and marked) once the decision's own time is spent.
+  const spent = Math.max(0, now - arrived);
+  const bank = Math.max(0, deciding.remaining_ms - deciding.turn_ms);
+  const left = Math.max(0, deciding.remaining_ms - spent);
+  const turnLeft = Math.max(0, deciding.turn_ms - spent);
   const bankLeft = Math.min(bank, left);
   const onBank = turnLeft === 0;
   const whole = onBank ? bank : clock.turn_s * 1000;
   const fraction = whole > 0 ? Math.min(1, (onBank ? bankLeft : turnLeft) / whole) : 0;
+  const mine = deciding.seat === me;
   return (
-    <div id="clock" class={`clock${mine ? " mine" : ""}${onBank ? " on-bank" : ""}${left < 10_000 ? " urgent" : ""}`} data-seat={clock.seat} role="timer" aria-live="off" title={t("timeLeft")}>
+    <div
+      id="clock"
+      class={`clock${mine ? " mine" : ""}${onBank ? " on-bank" : ""}${left < 10_000 ? " urgent" : ""}`}
+      data-seat={deciding.seat}
+      role="timer"
+      aria-live="off"
+      title={t("timeLeft")}
+    >
       <Icon name="clock" size={16} />
-      <span class="who">{name}</span>
+      <span class="who">{name(deciding.seat)}</span>
       <strong class="time">{mmss(onBank ? bankLeft : turnLeft)}</strong>
       <span class="bar" aria-hidden="true">
         <span style={{ width: `${fraction * 100}%` }} />

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from apokalypse.engine.match import Player
+
+if TYPE_CHECKING:  # the rules are imported on first use (below)
+    from apokalypse.games.apokalypse import Action, Observation
 
 from ..base import PlayerFactory
 
 
-def _heuristic(seed: int) -> Player[Any, Any]:
+def _heuristic(seed: int) -> Player[Action, Observation]:
     # Imported on first use: listing the players' names (``--help``) must not load the rules.
     from .heuristic import HeuristicBot
 
@@ -37,7 +40,7 @@ def ismcts(
     iterations: int | None = None,
     seconds: float | None = None,
     beliefs: bool = True,
-) -> Player[Any, Any]:
+) -> Player[Action, Observation]:
     """The searching player: ``iterations`` or ``seconds`` per decision (neither: the default
     :data:`ISMCTS_ITERATIONS`); with ``beliefs`` its worlds draw the others' ethos from what they
     did and it avoids showing its own early (``beliefs.py``), without them uniformly from the
@@ -59,7 +62,7 @@ def ismcts(
     )
 
 
-def _ismcts(seed: int) -> Player[Any, Any]:
+def _ismcts(seed: int) -> Player[Action, Observation]:
     return ismcts(seed)
 
 

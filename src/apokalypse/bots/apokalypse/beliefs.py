@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from apokalypse.engine.events import EventView
+from apokalypse.engine.events import Args, EventView
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.rng import Rng
+from apokalypse.games.apokalypse import GAME, Action, Observation
 from apokalypse.games.apokalypse.cards import EVIL, GOOD
+from apokalypse.games.apokalypse.config import Variant
 from apokalypse.games.apokalypse.roles import FIEND, ROLES, SAINT
 from apokalypse.games.apokalypse.secrecy import ethos_pool
 
@@ -101,7 +103,7 @@ def _mirrored(actor: int, swing: float) -> Move:
     return Move(actor, ((swing, 0.0), (-swing, 0.0)))
 
 
-def event_move(event: EventView, attack: Mapping[str, Any] | None) -> Move | None:
+def event_move(event: EventView, attack: Args | None) -> Move | None:
     """The public choice an event shows, if it says anything about its player's ethos;
     ``attack`` is the last declared attack's arguments (a defence answers it). A replacement
     says nothing (it may add protection or take it away), nor do gifts, thefts, passes and the
@@ -169,7 +171,7 @@ class EthosBelief:
         self._assignments = sorted(self._prior)
         # log P(moves seen | ethos) per seat, for GOOD and EVIL.
         self.evidence = [[0.0, 0.0] for _ in range(players)]
-        self._attack: Mapping[str, Any] | None = None
+        self._attack: Args | None = None
         self._posterior: dict[tuple[int, ...], float] | None = dict(self._prior)
 
     # --- feeding --------------------------------------------------------------------------------
@@ -182,7 +184,7 @@ class EthosBelief:
             if move is not None and move.actor != self.seat:
                 self.update(move)
 
-    def see(self, observation: Mapping[str, Any]) -> None:
+    def see(self, observation: Observation) -> None:
         """An observation of this seat's: nothing in it is evidence the events do not carry
         (the belief reads moves only); it must be this seat's own."""
         if observation.get("seat") != self.seat or observation.get("players") != self.players:
@@ -247,14 +249,14 @@ class EthosBelief:
 # --- in the search ----------------------------------------------------------------------------
 
 
-def action_move(seat: int, observation: Mapping[str, Any], action: Any) -> Move | None:
+def action_move(seat: int, observation: Observation, action: Action) -> Move | None:
     """The public choice one of ``seat``'s legal actions would show, as :func:`event_move` reads
     the event it makes (None: it shows nothing yet, e.g. the card picked before its target)."""
     verb = action.verb
     if verb == "play" and action.use in ("good", "evil"):
         return _populace(seat, GOOD if action.use == "good" else EVIL, action.code)
-    if verb == "defend" and observation.get("attack"):
-        attack = observation["attack"]
+    attack = observation.get("attack")
+    if verb == "defend" and attack:
         side = GOOD if attack["side"] == "good" else EVIL
         swing = -DEFENCE_WEIGHT * _attack_swing(attack["card"], side)
         return Move(seat, ((swing, 0.0), (0.0, 0.0)))
@@ -289,7 +291,7 @@ class BeliefSearch:
         # What a watcher who knows nothing but the moves thinks of this player's ethos: the same
         # model run on the player's own moves (an observer's prior is even: the pools are).
         self.exposure = [0.0, 0.0]
-        self._attack: Mapping[str, Any] | None = None
+        self._attack: Args | None = None
         self._seat: int | None = None
 
     def observe(self, events: Sequence[EventView]) -> None:
@@ -305,7 +307,7 @@ class BeliefSearch:
                 self.exposure[GOOD] += math.log(likelihood(move, GOOD))
                 self.exposure[EVIL] += math.log(likelihood(move, EVIL))
 
-    def see(self, observation: Mapping[str, Any]) -> None:
+    def see(self, observation: Observation) -> None:
         if self._seat is None:
             # The first observation names the seat; moves of its seen before it (events before
             # its first decision) are other players' only, so nothing is lost.
@@ -325,7 +327,7 @@ class BeliefSearch:
         if belief is None:
             seat = self._seat
             assert seat is not None  # a search starts with the seat's observation
-            balanced = world.config.has("V-ETHOS-BALANCED")
+            balanced = world.config.has(Variant.ETHOS_BALANCED)
             belief = self.belief = EthosBelief(seat, world.n, world.ethos[seat], balanced)
             belief.observe(self._early)
             self._early = []
@@ -335,11 +337,12 @@ class BeliefSearch:
         world.ethos = ethos
         return world
 
-    def root_penalty(self, observation: Mapping[str, Any], action: Any) -> float:
+    def root_penalty(self, observation: Observation, action: Action) -> float:
         """What showing ``action`` to the table costs now: :data:`REVEAL_PENALTY` times how far
         it moves a watcher's belief about this player's ethos (either way), times the share of
         the game still to come (horseman 1 next: all of it; the last one next: none)."""
         seat = observation["seat"]
+        assert seat is not None  # a seat's own observation: it is asked to decide
         move = action_move(seat, observation, action)
         if move is None:
             return 0.0
@@ -374,17 +377,15 @@ def belief_in_game(players: int, seed: int, bots: str = "heuristic") -> tuple[fl
     second horseman rode, or None without a good seat or a second horseman."""
     from apokalypse.bots import make_bot, seat_seed
     from apokalypse.engine.match import Match
-    from apokalypse.engine.registry import get_game
 
-    game = get_game("apokalypse")
-    state: Any = game.new_game(game.config_from_options(players, [], None), seed)
+    state = GAME.new_game(GAME.config_from_options(players, [], None), seed)
     truth: tuple[int, ...] = tuple(state.ethos)
     if GOOD not in truth:
         return None
     seat = truth.index(GOOD)
     belief = EthosBelief(seat, players, GOOD, balanced=False)
     seats = {q: make_bot(bots, seat_seed(seed, q), "apokalypse") for q in range(players)}
-    match: Match[Any, Any] = Match(state, seats)
+    match: Match = Match(state, seats)
     belief.observe([e.view(seat) for e in match.start()])
     while not state.is_over:
         if state.to_act == seat:

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from apokalypse.engine.protocol import GameState
-from apokalypse.games.apokalypse import State
+from apokalypse.games.apokalypse import State, Variant
 from apokalypse.games.apokalypse.cards import EVIL, GOOD, HORSEMAN_VP, CardKind, deck_kinds
 from apokalypse.games.apokalypse.horsemen import LAST_HORSEMAN, reckon
 from apokalypse.games.apokalypse.observed import display_rows, side_protection
@@ -119,7 +119,7 @@ def evaluate(world: GameState) -> list[float]:
     # A strict majority: a tie is nobody's (R-END-4 against R-END-5, R-END-6).
     good_majority = _chance(good_pop - evil_pop - 0.5, pop_spread)
     # V-GOOD-TIES: at a table of both ethos a tie counts for the good (R-END-6 keeps its rule)
-    ties = world.config.has("V-GOOD-TIES")
+    ties = world.config.has(Variant.GOOD_TIES)
     good_or_tie = _chance(good_pop - evil_pop + 0.5, pop_spread) if ties else good_majority
     wins = _win_chances(world, totals, good_majority, good_or_tie, total_spread)
     return _blend(wins, totals, total_spread)
@@ -134,12 +134,12 @@ def _win_chances(
     values = [0.0] * n
     if not good or not evil:  # R-END-6: one ethos at the table
         majority = good_majority if good else 1.0 - good_majority
-        if world.config.has("V-EDITION-2008"):
+        if world.config.has(Variant.EDITION_2008):
             majority = 1.0
         for q, share in _best_share(totals, range(n), spread).items():
             values[q] = majority * share
         return values
-    if world.config.has("V-GOOD-TEAM"):
+    if world.config.has(Variant.GOOD_TEAM):
         margin = max(totals[q] for q in good) - min(totals[q] for q in evil)
         team = _chance(margin - 0.5, spread)
     else:

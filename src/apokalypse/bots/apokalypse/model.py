@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from apokalypse.games.apokalypse.cards import (
     EVIL,
@@ -24,6 +23,7 @@ from apokalypse.games.apokalypse.cards import (
     default_deck_text,
 )
 from apokalypse.games.apokalypse.horsemen import deaths
+from apokalypse.games.apokalypse.observation import DisplayView, Observation
 from apokalypse.games.apokalypse.observed import Rows, display_rows, side_protection
 from apokalypse.games.apokalypse.roles import (
     EVIL_EARTH,
@@ -67,7 +67,7 @@ def role(code: str) -> Role | None:
     return None if kind is None else kind.role
 
 
-def display_from_obs(view: Mapping[str, Any]) -> Display:
+def display_from_obs(view: DisplayView) -> Display:
     """A display of the observation as rows of codes, copied (the bot changes its copies)."""
     return [row[:] for row in display_rows(view)]
 
@@ -183,7 +183,7 @@ def modifiers() -> dict[str, tuple[int, int]]:
     }
 
 
-def urgency(obs: Mapping[str, Any], displays: list[Display]) -> float:
+def urgency(obs: Observation, displays: list[Display]) -> float:
     """How likely the next horseman rides at the end of this round (1.0: it surely does).
 
     Each round deals about one card per populace plus one per basic populace from each deck;
@@ -200,7 +200,7 @@ def urgency(obs: Mapping[str, Any], displays: list[Display]) -> float:
     return 1.0 if left < 1 else 1.0 / (1.0 + left)
 
 
-def rows(view: Mapping[str, Any]) -> Display:
+def rows(view: DisplayView) -> Display:
     """The six rows of a display of the observation, not copied: :func:`.observed.display_rows`
     spelt out (a decision reads every display)."""
     good, evil = view["good"], view["evil"]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from apokalypse.engine.match import Player
+
+if TYPE_CHECKING:  # the rules are imported on first use (below)
+    from apokalypse.games.apokerlypse import Action, Observation
 
 from ..base import PlayerFactory
 
 
-def _heuristic(seed: int) -> Player[Any, Any]:
+def _heuristic(seed: int) -> Player[Action, Observation]:
     # Imported on first use: listing the players' names (``--help``) must not load the rules.
     from .heuristic import HeuristicBot
 
@@ -32,7 +35,7 @@ def ismcts(
     iterations: int | None = None,
     seconds: float | None = None,
     beliefs: bool = False,
-) -> Player[Any, Any]:
+) -> Player[Action, Observation]:
     """The searching player: ``iterations`` or ``seconds`` per decision (neither: the default
     :data:`ISMCTS_ITERATIONS`). Apokerlypse has no ethos to believe in: ``beliefs`` is accepted
     for the same signature as Apokalypse's factory and must stay False."""
@@ -55,7 +58,7 @@ def ismcts(
     )
 
 
-def _ismcts(seed: int) -> Player[Any, Any]:
+def _ismcts(seed: int) -> Player[Action, Observation]:
     return ismcts(seed)
 
 

@@ -2,7 +2,8 @@
 
 The session loop (:mod:`..session`) asks people and computer players, saves and resumes without
 knowing which game it runs; everything a person *reads* about a game (the board, events, choices,
-questions, refusals) comes from that game's adapter here, picked by the game's registry name.
+questions, refusals) comes from that game's adapter here (``ui/<game>/``), named by the game's
+registry entry (``engine/registry.py``).
 Adapters draw from observations only, never from a State: the observation is the one secrecy
 boundary, and a hot-seat screen must never show what its owner may not see.
 
@@ -13,16 +14,14 @@ runs any game, holds a plain ``GameUI`` (``GameUI[Any, Any]``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from rich.console import RenderableType
 from typing_extensions import TypeVar
 
 from apokalypse.engine.errors import ConfigError, IllegalAction
 from apokalypse.engine.events import Event
-
-if TYPE_CHECKING:
-    from apokalypse.games import apokalypse, apokerlypse
+from apokalypse.engine.registry import game_names, part
 
 A = TypeVar("A", default=Any)  # the game's action type
 O_contra = TypeVar("O_contra", bound=Mapping[str, object], contravariant=True, default=Any)
@@ -90,17 +89,21 @@ class GameUI(Protocol[A, O_contra]):
         ...
 
 
+class MakeUI(Protocol):
+    """What a game's registry entry names as its terminal adapter: the adapter's class."""
+
+    def __call__(self, config: dict[str, object], lang: str) -> GameUI: ...
+
+
 def make_ui(game: str, config: dict[str, object], lang: str) -> GameUI:
-    """The adapter for the game ``game`` (a registry name) with the record's ``config``.
-    Imported on demand: a game's rules load only when it is played."""
-    if game == "apokalypse":
-        from .apokalypse import UI as ApokalypseUI
-
-        ui: GameUI[apokalypse.Action, apokalypse.Observation] = ApokalypseUI(config, lang)
-        return ui
-    if game == "apokerlypse":
-        from .apokerlypse import UI as ApokerlypseUI
-
-        poker: GameUI[apokerlypse.Action, apokerlypse.Observation] = ApokerlypseUI(config, lang)
-        return poker
-    raise ConfigError(f"the terminal cannot show {game!r} games (known: apokalypse, apokerlypse)")
+    """The adapter for the game ``game`` (a registry name, whose entry names the adapter) with
+    the record's ``config``. Imported on demand: a game's rules load only when it is played."""
+    try:
+        adapter = part(game, "ui")
+    except ConfigError:
+        known = ", ".join(game_names())
+        raise ConfigError(f"the terminal cannot show {game!r} games (known: {known})") from None
+    if not callable(adapter):
+        raise TypeError(f"{game}'s terminal adapter is not a class: {adapter!r}")
+    made: MakeUI = adapter
+    return made(config, lang)

@@ -27,7 +27,9 @@ class Spoken:
     def render_events(
         self, events: Sequence[Event], seat: int | None, names: Sequence[str]
     ) -> list[str]:
-        return self.texts.render_events(events, seat, names)
+        # The one place the terminal turns events into a seat's views: it shows one seat's
+        # (or a spectator's) screen at a time, hot-seat games included.
+        return self.texts.render_events([event.view(seat) for event in events], names)
 
     def render_action(self, action: Any, obs: Any, names: Sequence[str]) -> str:
         return self.texts.render_action(action, obs, names)

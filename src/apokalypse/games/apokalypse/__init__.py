@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, parse_action
 from .cards import DEFAULT_DECK
-from .config import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Config
+from .config import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, Config, Variant, variant_id
 from .ending import Result
 from .features import Features
 from .forecast import Forecast
@@ -34,6 +34,7 @@ __all__ = [
     "Observation",
     "Result",
     "State",
+    "Variant",
     "new_game",
     "parse_action",
 ]
@@ -54,7 +55,8 @@ class Apokalypse:
         self, players: int, variants: Sequence[str], cards: str | None
     ) -> Config:
         """``cards`` is a deck file's text (D-COMP-1); variants by id or short name."""
-        return Config(players, frozenset(variants), cards if cards is not None else DEFAULT_DECK)
+        chosen = frozenset(variant_id(v) for v in variants)
+        return Config(players, chosen, cards if cards is not None else DEFAULT_DECK)
 
     def new_game(self, config: Config, seed: int) -> State:
         return new_game(config, seed)

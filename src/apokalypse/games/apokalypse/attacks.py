@@ -8,18 +8,16 @@ State (card ids) and an observation (codes, :mod:`.observed`) share them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
 from .actions import DECLINE, Action, code_action
+from .board import Board
 from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, SIDE_NAMES, Card, Cards
+from .config import Variant
 from .pending import ChooseDestination, Defence
 from .roles import DEFENDERS, IMMUNE, ROLES, Role, RuleId
-
-if TYPE_CHECKING:
-    from .state import State
 
 
 def immune_reason(
@@ -53,12 +51,12 @@ def attack_targets(
     ]
 
 
-def targets(s: State, role: Role) -> list[tuple[int, int]]:
+def targets(s: Board, role: Role) -> list[tuple[int, int]]:
     """:func:`attack_targets` of the State."""
     return attack_targets(s.displays, s.table, role)
 
 
-def no_target_reason(s: State, role: Role) -> tuple[str, str]:
+def no_target_reason(s: Board, role: Role) -> tuple[str, str]:
     """The rule and the reason (none, music, persons, mixed) when an attack of ``role`` has no
     target at all (R-ATTACK-1).
 
@@ -83,7 +81,7 @@ def no_target_reason(s: State, role: Role) -> tuple[str, str]:
     return ("R-PLAY-17" if music >= persons else "R-PLAY-6"), "mixed"
 
 
-def explain_target(s: State, role: Role, seat: int, side: int) -> None:
+def explain_target(s: Board, role: Role, seat: int, side: int) -> None:
     rule = immune_reason(s.displays[seat], side, s.table, role) or "R-ATTACK-1"
     why = {
         "R-ATTACK-1": "has no populace but the basic one, which is never a target",
@@ -103,7 +101,7 @@ def explain_target(s: State, role: Role, seat: int, side: int) -> None:
     )
 
 
-def declare(s: State, attacker: int, code: str, seat: int, side: int) -> list[Event]:
+def declare(s: Board, attacker: int, code: str, seat: int, side: int) -> list[Event]:
     card = s.take_from_hand(attacker, code)
     s.table_cards.append(card)
     events = [Event("attack", {"actor": attacker, "card": code, "seat": seat, "side": side})]
@@ -115,14 +113,14 @@ def declare(s: State, attacker: int, code: str, seat: int, side: int) -> list[Ev
     return events
 
 
-def defences(s: State, p: Defence) -> list[Action]:
+def defences(s: Board, p: Defence) -> list[Action]:
     wanted = DEFENDERS[s.table.kind[p.card].role]  # R-ATTACK-4
     kinds = s.table.kind
     codes = dict.fromkeys(kinds[c].code for c in s.hands[p.player] if kinds[c].role in wanted)
     return [DECLINE, *[code_action("defend", code) for code in codes]]
 
 
-def answer(s: State, p: Defence, action: Action) -> list[Event]:
+def answer(s: Board, p: Defence, action: Action) -> list[Event]:
     if action.verb == "decline":
         if p.waiting:
             s.pending = p._replace(player=p.waiting[0], waiting=p.waiting[1:])
@@ -189,7 +187,7 @@ def join(rows: list[list[Card]], side: int, bundle: Bundle[Card]) -> None:
         rows[side * 3 + NETHER].append(nether)
 
 
-def _resolve(s: State, attacker: int, card: int, seat: int, side: int) -> list[Event]:
+def _resolve(s: Board, attacker: int, card: int, seat: int, side: int) -> list[Event]:
     role = s.table.kind[card].role
     if ROLES[role].attack == "convert":  # R-ATTACK-3: the attacker chooses the display
         s.pending = ChooseDestination(attacker, seat, side)
@@ -205,13 +203,13 @@ def _resolve(s: State, attacker: int, card: int, seat: int, side: int) -> list[E
     return [event, *s.end_turn(attacker)]
 
 
-def _person(s: State, card: int) -> str:
+def _person(s: Board, card: int) -> str:
     """A populace as others see it: B populaces lie face down; especially good/evil show."""
     kind = s.table.kind[card]
     return kind.code if kind.back == "K" else "populace"
 
 
-def convert(s: State, p: ChooseDestination, dest: int) -> list[Event]:
+def convert(s: Board, p: ChooseDestination, dest: int) -> list[Event]:
     """R-ATTACK-3: the bundle flips to the opposite side of the chosen display."""
     card = s.table_cards.pop()
     s.discard(card)
@@ -221,7 +219,7 @@ def convert(s: State, p: ChooseDestination, dest: int) -> list[Event]:
     rows = s.own_display(dest)
     join(rows, new_side, bundle)
     orphans = []
-    if s.config.has("V-ETHOS-ORPHANS"):
+    if s.config.has(Variant.ETHOS_ORPHANS):
         hv, nw = rows[new_side * 3 + HEAVEN], rows[new_side * 3 + NETHER]
         if new_side == GOOD and nether is not None and len(nw) > len(hv):
             orphans.append(nw.pop())

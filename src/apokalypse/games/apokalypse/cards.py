@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from apokalypse.engine.datafile import MAX_TEXT_BYTES, read_toml
 from apokalypse.engine.errors import ConfigError, DataFileError
@@ -91,7 +91,6 @@ class CardKind:
     role: Role
     icons: tuple[int, int] = (0, 0)
     modifier: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
-    half_names: tuple[str, str] = ("", "")
     count: int = 0
     asterisk: int = 0
     horseman: int = 0
@@ -223,7 +222,7 @@ def is_code(text: str) -> bool:
     )
 
 
-def _icons(entry: dict[str, Any], field: str, where: str) -> int:
+def _icons(entry: dict[str, object], field: str, where: str) -> int:
     names = entry.get(field, [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise DataFileError(f"{where}: field '{field}' must be a list of icon names")
@@ -238,7 +237,7 @@ def _icons(entry: dict[str, Any], field: str, where: str) -> int:
 
 
 def _int(
-    entry: dict[str, Any], field: str, where: str, high: int, default: int | None = None
+    entry: dict[str, object], field: str, where: str, high: int, default: int | None = None
 ) -> int:
     value = entry.get(field, default)
     if value is None:
@@ -248,7 +247,7 @@ def _int(
     return value
 
 
-def _str(entry: dict[str, Any], field: str, where: str, default: str | None = None) -> str:
+def _str(entry: dict[str, object], field: str, where: str, default: str | None = None) -> str:
     value = entry.get(field, default)
     if value is None:
         raise DataFileError(f"{where}: field '{field}' is missing")
@@ -257,7 +256,7 @@ def _str(entry: dict[str, Any], field: str, where: str, default: str | None = No
     return value
 
 
-def _label(entry: dict[str, Any], field: str, where: str) -> str:
+def _label(entry: dict[str, object], field: str, where: str) -> str:
     """A name for people: printable (no control characters or escape sequences), and short."""
     value = _str(entry, field, where)
     if len(value) > MAX_NAME_LENGTH or not value.isprintable():
@@ -268,7 +267,7 @@ def _label(entry: dict[str, Any], field: str, where: str) -> str:
     return value
 
 
-def _code(entry: dict[str, Any], where: str) -> str:
+def _code(entry: dict[str, object], where: str) -> str:
     """D-COMP-1: the code, lower-cased (the notation is case-blind), in the notation's alphabet."""
     raw = _str(entry, "code", where)
     code = raw.lower() if raw.isascii() else raw  # only ASCII upper case is taken as lower case
@@ -285,7 +284,7 @@ def _code(entry: dict[str, Any], where: str) -> str:
     return code
 
 
-def parse_kind(entry: Any, index: int) -> CardKind:
+def parse_kind(entry: object, index: int) -> CardKind:
     """One ``[[card]]`` entry of a deck file, checked field by field."""
     if not isinstance(entry, dict):
         raise DataFileError(f"card #{index + 1}: must be a table")
@@ -305,7 +304,6 @@ def parse_kind(entry: Any, index: int) -> CardKind:
         raise DataFileError(f"{where}: field 'asterisk' ({asterisk}) exceeds 'count' ({count})")
     icons = (0, 0)
     modifier = ((0, 0), (0, 0))
-    names = ("", "")
     if role == PROTECTION:
         left, right = _icons(entry, "left", where), _icons(entry, "right", where)
         if left & right or left | right != MASK | HELMET | PIG or not left or not right:
@@ -322,7 +320,10 @@ def parse_kind(entry: Any, index: int) -> CardKind:
             )
         icons = (left, right)
     elif role == DUAL:
-        names = (_label(entry, "good", where), _label(entry, "evil", where))
+        # The halves' names are checked (the file must stay safe to show) though a card is
+        # named from its code's parts, in the reader's language (D-COMP-1).
+        _label(entry, "good", where)
+        _label(entry, "evil", where)
         mods = []
         for field in ("good_modifier", "evil_modifier"):
             text = _str(entry, field, where, "")
@@ -332,7 +333,7 @@ def parse_kind(entry: Any, index: int) -> CardKind:
                 )
             mods.append(MODIFIERS[text])
         modifier = (mods[0], mods[1])
-    return CardKind(code, back, role, icons, modifier, names, count, asterisk)
+    return CardKind(code, back, role, icons, modifier, count, asterisk)
 
 
 def parse_deck(text: str, source: str = "deck file") -> list[CardKind]:

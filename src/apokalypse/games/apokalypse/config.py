@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from apokalypse.engine.datafile import config_fields
@@ -13,20 +14,34 @@ from .cards import DEFAULT_DECK, card_table, check_deck_size, load_deck_text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R-SETUP-1
 
-VARIANTS = {
-    "V-ETHOS-BALANCED": "deal ethos from one good + one evil (2 players) or two + two (3–4)",
-    "V-ETHOS-ORPHANS": "after an ethos change, discard Netherworld cards of good populaces without"
-    " Heaven, and Heaven cards of evil populaces without Netherworld (English translation)",
-    "V-GOOD-TEAM": "the good win if a good player has more points than an evil player (English"
-    " translation) instead of comparing the sums",
-    "V-EDITION-2008": "when all players share one ethos, the best total wins without the majority"
-    " condition",
-    "V-GOOD-TIES": "as many good as evil populaces count as a good majority (the project's proposal"
-    " from its balance studies, docs/balance.md)",
+
+class Variant(StrEnum):
+    """A variant switch. The rules ask ``config.has(Variant.GOOD_TIES)``: a misspelt variant is
+    an error for the type checker (and an AttributeError), never a switch that is silently off.
+    The values are the ids that records and configs store."""
+
+    ETHOS_BALANCED = "V-ETHOS-BALANCED"
+    ETHOS_ORPHANS = "V-ETHOS-ORPHANS"
+    GOOD_TEAM = "V-GOOD-TEAM"
+    EDITION_2008 = "V-EDITION-2008"
+    GOOD_TIES = "V-GOOD-TIES"
+
+
+VARIANTS: dict[Variant, str] = {
+    Variant.ETHOS_BALANCED: "deal ethos from one good + one evil (2 players) or two + two (3–4)",
+    Variant.ETHOS_ORPHANS: "after an ethos change, discard Netherworld cards of good populaces"
+    " without Heaven, and Heaven cards of evil populaces without Netherworld (English"
+    " translation)",
+    Variant.GOOD_TEAM: "the good win if a good player has more points than an evil player"
+    " (English translation) instead of comparing the sums",
+    Variant.EDITION_2008: "when all players share one ethos, the best total wins without the"
+    " majority condition",
+    Variant.GOOD_TIES: "as many good as evil populaces count as a good majority (the project's"
+    " proposal from its balance studies, docs/balance.md)",
 }
 
 
-def variant_id(name: str) -> str:
+def variant_id(name: object) -> Variant:
     """Accept ``V-ETHOS-BALANCED`` or ``ethos-balanced``."""
     if not isinstance(name, str):  # a record's config is anybody's JSON
         raise ConfigError(f"a variant must be a name, not {type(name).__name__}")
@@ -35,15 +50,16 @@ def variant_id(name: str) -> str:
         vid = "V-" + vid
     if vid not in VARIANTS:
         raise ConfigError(f"unknown variant {shown(name)} (known: {', '.join(sorted(VARIANTS))})")
-    return vid
+    return Variant(vid)
 
 
 @dataclass(frozen=True)
 class Config:
-    """``players`` 2–6; ``variants`` a set of V-ids; ``deck`` "default" or a deck file's text."""
+    """``players`` 2–6; ``variants`` a set of :class:`Variant` (given as ids or short names, as
+    :func:`variant_id` reads them); ``deck`` "default" or a deck file's text."""
 
     players: int = 4
-    variants: frozenset[str] = field(default_factory=frozenset)
+    variants: frozenset[Variant] = field(default_factory=frozenset)
     deck: str = DEFAULT_DECK
 
     def __post_init__(self) -> None:
@@ -69,11 +85,15 @@ class Config:
     def deck_text(self) -> str:
         return load_deck_text(DEFAULT_DECK) if self.deck == DEFAULT_DECK else self.deck
 
-    def has(self, variant: str) -> bool:
+    def has(self, variant: Variant) -> bool:
         return variant in self.variants
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "variants": sorted(self.variants), "deck": self.deck}
+        return {
+            "players": self.players,
+            "variants": sorted(v.value for v in self.variants),
+            "deck": self.deck,
+        }
 
     @classmethod
     def from_json(cls, data: object) -> Config:
@@ -84,4 +104,8 @@ class Config:
         deck = data.get("deck", DEFAULT_DECK)
         if not isinstance(deck, str):
             raise ConfigError("config field 'deck' must be text")
-        return cls(players=data.get("players", 4), variants=frozenset(variants), deck=deck)
+        return cls(
+            players=data.get("players", 4),
+            variants=frozenset(variant_id(v) for v in variants),
+            deck=deck,
+        )

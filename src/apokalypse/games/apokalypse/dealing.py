@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from apokalypse.engine.events import Event, seen_by
 
-from . import knowledge
+from .board import Board
 from .cards import EARTH, EVIL, GOOD, HORSEMAN, NETHER
+from .knowledge import trace_forget
 from .pending import turn
-
-if TYPE_CHECKING:
-    from .state import State
 
 POPULATION, CAPITAL = 0, 1
 DECK_NAMES = ("B", "K")
 
 
-def serving_slots(s: State, seat: int, deck: int) -> list[int]:
+def serving_slots(s: Board, seat: int, deck: int) -> list[int]:
     """How many cards each populace of a display earns from ``deck``, in dealing order.
 
     R-DEAL-1/2/4: the basic populace first, then positions 0, 1, … of the deck's own side
@@ -41,24 +37,9 @@ def serving_slots(s: State, seat: int, deck: int) -> list[int]:
     return slots
 
 
-def end_round(s: State) -> list[Event]:
-    """R-TURN-4 → R-DEAL: the first to pass deals, population first, then capital."""
-    from . import horsemen
-
-    s.startup = s.first_passer  # R-TURN-3
-    events = [Event("round-end", {"round": s.round, "startup": s.startup})]
-    drawn: list[int] = []
-    for deck in (POPULATION, CAPITAL):
-        horse = _deal(s, deck, events)
-        if horse >= 0:
-            drawn.append(horse)
-    if drawn:  # R-DEAL-5
-        return events + horsemen.ride(s, drawn)
-    return events + new_round(s)
-
-
-def _deal(s: State, deck: int, events: list[Event]) -> int:
-    """Deal one deck round-robin, a card at a time; stop at a horseman (R-DEAL-3/4)."""
+def deal(s: Board, deck: int, events: list[Event]) -> int:
+    """Deal one deck round-robin, a card at a time, adding to ``events``; stop at a horseman
+    and return it (R-DEAL-3/4), else -1. The round's end (:mod:`.state`) deals both decks."""
     order = [(s.startup + i) % s.n for i in range(s.n)]
     slots = [serving_slots(s, seat, deck) for seat in range(s.n)]
     pile = s.own_decks()[deck]
@@ -84,7 +65,7 @@ def _deal(s: State, deck: int, events: list[Event]) -> int:
     return -1
 
 
-def new_round(s: State) -> list[Event]:
+def new_round(s: Board) -> list[Event]:
     s.round += 1
     s.passed = [False] * s.n
     s.first_passer = -1
@@ -92,7 +73,7 @@ def new_round(s: State) -> list[Event]:
     return [Event("round-start", {"round": s.round, "startup": s.startup})]
 
 
-def set_aside(s: State, number: int) -> None:
+def set_aside(s: Board, number: int) -> None:
     """R-REFILL-1 first step: a copy of the horseman still in a deck is set aside."""
     kinds = s.table.kind
     for pile in s.own_decks():
@@ -103,7 +84,7 @@ def set_aside(s: State, number: int) -> None:
                 break
 
 
-def refill(s: State, number: int) -> list[Event]:
+def refill(s: Board, number: int) -> list[Event]:
     """R-REFILL-1: cards above the next horseman + the discard pile, shuffled, onto it."""
     kinds = s.table.kind
     for deck, pile in enumerate(s.own_decks()):
@@ -124,16 +105,16 @@ def refill(s: State, number: int) -> list[Event]:
                 s.own_knowledge()
                 traces = s.seat_traces
                 for viewer, trace in enumerate(traces):
-                    traces[viewer] = knowledge.trace_forget(trace, cards=gone)
+                    traces[viewer] = trace_forget(trace, cards=gone)
         s.rng.shuffle(fresh)
         pile.extend(fresh)
     return [Event("refill", {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]})]
 
 
-def above_next(s: State, deck: int) -> int:
+def above_next(s: Board, deck: int) -> int:
     """How many cards lie above the next horseman (public, R-INFO-1)."""
     kinds = s.table.kind
-    pile = s.piles[deck]
+    pile = s.decks[deck]
     for i in range(len(pile) - 1, -1, -1):
         if kinds[pile[i]].role == HORSEMAN:
             return len(pile) - 1 - i

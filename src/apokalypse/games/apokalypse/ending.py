@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .board import Board
 from .cards import EARTH, EVIL, GOOD, HORSEMAN_VP
+from .config import Variant
 from .observation import EndCase, ResultView
-
-if TYPE_CHECKING:
-    from .state import State
 
 
 @dataclass(frozen=True)
@@ -39,12 +38,12 @@ class Result:
         }
 
 
-def totals(s: State) -> tuple[int, ...]:
+def totals(s: Board) -> tuple[int, ...]:
     """R-END-2: reckoning scores plus horseman cards (1, 2, 4, 7 VP)."""
     kinds = s.table.kind
     return tuple(
         sum(scores[seat] for scores in s.scores)
-        + sum(HORSEMAN_VP[kinds[c].horseman] for c in s.owned_horsemen[seat])
+        + sum(HORSEMAN_VP[kinds[c].horseman] for c in s.rewards[seat])
         for seat in range(s.n)
     )
 
@@ -56,12 +55,12 @@ def _top(seats: list[int], total: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(q for q in seats if total[q] == best)
 
 
-def result(s: State) -> Result:
+def result(s: Board) -> Result:
     total = totals(s)
     good_pop = sum(len(s.displays[q][GOOD * 3 + EARTH]) for q in range(s.n))  # R-END-3
     evil_pop = sum(len(s.displays[q][EVIL * 3 + EARTH]) for q in range(s.n))
     good_wins_majority = good_pop > evil_pop
-    if s.config.has("V-GOOD-TIES"):  # the lab's proposal: a tie is no longer evil's (R-END-5)
+    if s.config.has(Variant.GOOD_TIES):  # the lab's proposal: a tie is no longer evil's (R-END-5)
         good_wins_majority = good_pop >= evil_pop
     good = [q for q in range(s.n) if s.ethos[q] == GOOD]
     evil = [q for q in range(s.n) if s.ethos[q] == EVIL]
@@ -73,11 +72,11 @@ def result(s: State) -> Result:
         # The 2009 text: only if their ethos's populaces are "am meisten auf dem Tisch
         # vertreten" (the most on the table): a tie is nobody's majority, and all lose.
         ours, theirs = (good_pop, evil_pop) if good else (evil_pop, good_pop)
-        if s.config.has("V-EDITION-2008") or ours > theirs:
+        if s.config.has(Variant.EDITION_2008) or ours > theirs:
             return done(_top(list(range(s.n)), total), "shared-ethos")
         return done((), "nobody")
     if good_wins_majority:  # R-END-4
-        if s.config.has("V-GOOD-TEAM"):
+        if s.config.has(Variant.GOOD_TEAM):
             # English translation: "a good player has more points than an evil player".
             wins = max(total[q] for q in good) > min(total[q] for q in evil)
         else:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .cards import HORSEMAN_VP, ICON_OF_HORSEMAN, SIDE_NAMES, CardKind
 from .horsemen import LAST_HORSEMAN, SideReckoning, reckon
+from .observation import DisplayView, Observation
 from .observed import display_rows, side_protection
 
 
@@ -67,7 +68,7 @@ class Forecast:
 
 
 def shield(
-    display: Mapping[str, Any], side: str, kinds: Mapping[str, CardKind]
+    display: DisplayView, side: str, kinds: Mapping[str, CardKind]
 ) -> tuple[int, int, int, int]:
     """(music, masks, helmets, pigs) visible on one side of a display (R-HORSE-1, R-COMP-2),
     counted by the reckoning's own :func:`.horsemen.protection`."""
@@ -80,7 +81,7 @@ def _side(r: SideReckoning) -> SideForecast:
 
 
 def strike(
-    display: Mapping[str, Any], number: int, owned: Sequence[int], kinds: Mapping[str, CardKind]
+    display: DisplayView, number: int, owned: Sequence[int], kinds: Mapping[str, CardKind]
 ) -> Strike:
     good_n, evil_n = len(display["good"]["earth"]), len(display["evil"]["earth"])
     shields = shield(display, "good", kinds), shield(display, "evil", kinds)
@@ -91,7 +92,7 @@ def strike(
     return Strike(number, good, evil, good.populaces + evil.populaces - 2 * dead)
 
 
-def forecast(obs: Mapping[str, Any], kinds: Mapping[str, CardKind]) -> Forecast:
+def forecast(obs: Observation, kinds: Mapping[str, CardKind]) -> Forecast:
     """The forecast of an observation (any viewer's, or a spectator's): only public fields are
     read. ``kinds``: the game's cards by code (:func:`.cards.deck_kinds`)."""
     number = min(int(obs["horseman"]), LAST_HORSEMAN)

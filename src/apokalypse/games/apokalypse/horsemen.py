@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from apokalypse.engine.events import Event
 
 from . import dealing
 from .actions import Action
+from .board import Board
 from .cards import (
     EARTH,
     EVIL,
@@ -25,9 +26,7 @@ from .cards import (
     Protection,
 )
 from .pending import GameOver, PlaceSeal
-
-if TYPE_CHECKING:
-    from .state import State
+from .placement import seal_targets
 
 LAST_HORSEMAN = 4
 MAX_SHARED_REWARD = 3  # R-REWARD-1/2: two or three tied each receive one; more, nobody
@@ -53,12 +52,12 @@ def protection(
     return music, masks, helmets, pigs
 
 
-def side_protection(s: State, seat: int, side: int) -> Protection:
+def side_protection(s: Board, seat: int, side: int) -> Protection:
     """(music, masks, helmets, pigs) visible on one side of a display, Heaven and Netherworld."""
     return protection(s.displays[seat], side, s.table.protection)
 
 
-def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReckoning]:
+def reckoning(s: Board, seat: int, number: int) -> tuple[SideReckoning, SideReckoning]:
     """How horseman ``number`` strikes a display: protection and deaths per side.
 
     Horsemen 1–3 (R-HORSE-1/2): one icon or one music card protects one populace; surplus
@@ -66,7 +65,7 @@ def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReck
     first, then complete sets of the icons not covered by owned horseman cards; unused music and
     unused icons pass to the evil side."""
     rows = s.displays[seat]
-    owned = frozenset(s.table.kind[c].horseman for c in s.owned_horsemen[seat])
+    owned = frozenset(s.table.kind[c].horseman for c in s.rewards[seat])
     return reckon(
         number,
         len(rows[GOOD * 3 + EARTH]),
@@ -77,7 +76,7 @@ def reckoning(s: State, seat: int, number: int) -> tuple[SideReckoning, SideReck
     )
 
 
-def losses(s: State, seat: int, number: int) -> tuple[int, int]:
+def losses(s: Board, seat: int, number: int) -> tuple[int, int]:
     """How many good and evil populaces horseman ``number`` kills in a display."""
     good, evil = reckoning(s, seat, number)
     return good.dead, evil.dead
@@ -149,7 +148,7 @@ def _death_side(populaces: int, shield: list[int], needed: list[int]) -> tuple[i
     return rest - by_sets, left
 
 
-def ride(s: State, drawn: list[int]) -> list[Event]:
+def ride(s: Board, drawn: list[int]) -> list[Event]:
     """R-DEAL-5: the horseman rides once, however many decks showed it."""
     number = s.horseman
     events: list[Event] = [Event("ride", {"number": number})]
@@ -201,7 +200,7 @@ def _best(values: list[int] | tuple[int, ...]) -> list[int]:
     return best if len(best) <= MAX_SHARED_REWARD else []
 
 
-def _horseman_reward(s: State, number: int, scores: tuple[int, ...]) -> list[Event]:
+def _horseman_reward(s: Board, number: int, scores: tuple[int, ...]) -> list[Event]:
     """R-REWARD-1: this horseman's card to the best score of the reckoning."""
     events = []
     kinds = s.table.kind
@@ -213,7 +212,7 @@ def _horseman_reward(s: State, number: int, scores: tuple[int, ...]) -> list[Eve
     return events
 
 
-def _seal_reward(s: State) -> list[Event]:
+def _seal_reward(s: Board) -> list[Event]:
     """R-REWARD-2 / D-REWARD-1: seals to the most populaces, clockwise from the startup player."""
     counts = [s.populaces(seat) for seat in range(s.n)]
     best = set(_best(counts))
@@ -222,9 +221,7 @@ def _seal_reward(s: State) -> list[Event]:
     return [award, *_next_seal(s, queue)]
 
 
-def _next_seal(s: State, queue: tuple[int, ...]) -> list[Event]:
-    from .placement import seal_targets
-
+def _next_seal(s: Board, queue: tuple[int, ...]) -> list[Event]:
     events = []
     while queue:
         seat, queue = queue[0], queue[1:]
@@ -238,7 +235,7 @@ def _next_seal(s: State, queue: tuple[int, ...]) -> list[Event]:
     return events + dealing.new_round(s)
 
 
-def place_seal(s: State, p: PlaceSeal, action: Action) -> list[Event]:
+def place_seal(s: Board, p: PlaceSeal, action: Action) -> list[Event]:
     """R-REWARD-3: the seal is added as music, replaces a card that is not music (as hand music
     would, R-PLAY-10 / R-PLAY-14), or neutralises displayed music (R-PLAY-15); ``action`` is one
     of :func:`.placement.seal_targets`."""

@@ -18,24 +18,24 @@ When a card leaves a hand, each player updates with what they saw of it:
 
 A lower bound forgets more than the player does: after p1 laid some B card face down, p2 knows
 that the m/hp is in p1's hand *or is that populace* (whose moves stay public). A :class:`Trace`
-keeps that, per code, for :func:`.secrecy.determinize`: perfect recall of the whole history,
+keeps that, per code, for :func:`.secrecy.redeal`: perfect recall of the whole history,
 not of the lower bounds only. It follows face-down cards only; a card that goes on to another
 hand unseen, or back into a deck, is where the trace is forgotten (forgetting is always safe).
 
 >>> k: Known = {}
 >>> gained(k, holder=1, code="m/hp")
->>> lost_unseen(k, holder=1, same_back=lambda code: code in ("m/hp", "h/mp"))
+>>> gained(k, holder=1, code="m/hp")
+>>> lost_seen(k, holder=1, code="m/hp")
 >>> k
-{}
+{(1, 'm/hp'): 1}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
-if TYPE_CHECKING:
-    from .cards import CardKind
+from .cards import CardKind
 
 # (holder seat, card code) → copies known to be in that hand (always ≥ 1; absent means none known)
 Known = dict[tuple[int, str], int]
@@ -57,19 +57,12 @@ def lost_seen(known: Known, holder: int, code: str) -> None:
         del known[key]
 
 
-def lost_unseen(known: Known, holder: int, same_back: Callable[[str], bool]) -> None:
-    """A card left ``holder``'s hand and the viewer saw only its back: it may have been any
-    copy of any code with that back (``same_back(code)``) the viewer placed in that hand."""
-    for seat, code in [key for key in known if key[0] == holder and same_back(key[1])]:
-        lost_seen(known, seat, code)
-
-
 class Trace(NamedTuple):
     """What a lower bound forgets when its holder lays a B card face down: the viewer knew of
     ``copies`` of ``code`` in ``holder``'s hand, and has since seen the holder lay the cards
     ``laid`` face down without seeing which they were. So at least that many copies are
     in the hand or among those cards, wherever they lie now (their moves are public, D-INFO-1):
-    perfect recall of a gift or theft (R-INFO-2) that :func:`lost_unseen` alone would lose."""
+    perfect recall of a gift or theft (R-INFO-2) that the lower bounds alone would lose."""
 
     holder: int
     code: str
@@ -143,9 +136,11 @@ def lost_back_traced(
     laid: bool,
     kinds: Mapping[str, CardKind],
 ) -> Traces:
-    """:func:`lost_unseen` with the viewer's traces: a card of ``back`` left ``holder``'s hand
-    unseen, face down into a display (``laid``: :func:`trace_laid`) or into another hand (the
-    traces of that hand and back are forgotten). Returns the viewer's new traces."""
+    """A card of ``back`` left ``holder``'s hand and the viewer saw only its back: it may have
+    been any copy of any code of that back the viewer placed in that hand (one copy fewer of
+    each), and the viewer's traces follow it: face down into a display (``laid``:
+    :func:`trace_laid`) or into another hand (the traces of that hand and back are forgotten).
+    Returns the viewer's new traces."""
     held = [key for key in known if key[0] == holder and kinds[key[1]].back == back]
     if laid and (held or traces):
         traces = trace_laid(traces, known, holder, card, kinds)  # before the bounds drop

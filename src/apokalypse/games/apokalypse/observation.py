@@ -12,7 +12,9 @@ from typing import Literal, NotRequired, get_args
 # typing_extensions: pydantic reads these to make the wire schema, and needs its TypedDict on 3.11
 from typing_extensions import TypedDict
 
+from .actions import Action, Verb
 from .pending import Decision
+from .roles import PLANE_NAMES, SIDE_NAMES, PlaneName, SideName, Use
 
 Side = Literal["good", "evil"]
 Plane = Literal["heaven", "earth", "nether"]
@@ -97,3 +99,35 @@ class Observation(TypedDict):
     # Once the game is over (R-END-3):
     ethos_all: NotRequired[list[Side]]
     result: NotRequired[ResultView]
+
+
+class ActionParts(TypedDict):
+    """A legal action as a client receives it: its notation (what the client sends back) and
+    its parts, so that a client puts it on the table without reading the notation again."""
+
+    text: str
+    verb: Verb
+    card: NotRequired[str]  # play, give, defend: the card's code
+    use: NotRequired[Use]  # play: how the card is played
+    seat: NotRequired[int]  # to, steal, target: the seat (0 for p1)
+    side: NotRequired[SideName]  # target: the display's side
+    plane: NotRequired[PlaneName]  # target: the row (absent: the side itself, or its Earth end)
+    pos: NotRequired[int]  # target: the card at that position of the row (absent: its free end)
+
+
+def action_parts(action: Action) -> ActionParts:
+    """The notation and the parts of a legal action (see :class:`ActionParts`)."""
+    parts: ActionParts = {"text": str(action), "verb": action.verb}
+    if action.code:
+        parts["card"] = action.code
+    if action.use:
+        parts["use"] = action.use
+    if action.seat >= 0:
+        parts["seat"] = action.seat
+    if action.side >= 0:
+        parts["side"] = SIDE_NAMES[action.side]
+    if action.plane >= 0:
+        parts["plane"] = PLANE_NAMES[action.plane]
+    if action.pos >= 0:
+        parts["pos"] = action.pos
+    return parts

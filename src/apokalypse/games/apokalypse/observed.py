@@ -24,13 +24,13 @@ read), ``kinds`` the game's cards by code (:func:`.cards.deck_kinds`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from . import attacks
 from .actions import Action
 from .attacks import Bundle, immune_reason, join, remove_outermost
 from .cards import PLANE_NAMES, SIDE_NAMES, CardKind, Protection, code_cards
 from .horsemen import protection
+from .observation import DisplayView, Observation
 from .placement import seal_places, use_targets
 from .roles import USES, Role, RuleId, is_use
 
@@ -52,13 +52,13 @@ __all__ = [
 Rows = list[list[str]]  # one display: six rows of codes, rows[side * 3 + plane]
 
 
-def display_rows(view: Mapping[str, Any]) -> Rows:
+def display_rows(view: DisplayView) -> Rows:
     """The six rows of one display of an observation: the observation's own lists (copy them
     before changing them)."""
     return [view[side][plane] for side in SIDE_NAMES for plane in PLANE_NAMES]
 
 
-def displays(obs: Mapping[str, Any]) -> list[Rows]:
+def displays(obs: Observation) -> list[Rows]:
     """Every display of an observation as rows, by seat."""
     return [display_rows(view) for view in obs["displays"]]
 
@@ -69,7 +69,7 @@ def _role(kinds: Mapping[str, CardKind], code: str) -> Role | None:
 
 
 def place_targets(
-    obs: Mapping[str, Any], kinds: Mapping[str, CardKind], code: str, use: str
+    obs: Observation, kinds: Mapping[str, CardKind], code: str, use: str
 ) -> list[Action]:
     """Every legal place for ``code`` played as ``use`` (the second step of a play), as
     :func:`.placement.targets` lists it; none for a card or use the game does not know."""
@@ -79,13 +79,13 @@ def place_targets(
     return use_targets(displays(obs), code_cards(kinds), role, use)
 
 
-def seal_targets(obs: Mapping[str, Any], kinds: Mapping[str, CardKind]) -> list[Action]:
+def seal_targets(obs: Observation, kinds: Mapping[str, CardKind]) -> list[Action]:
     """Where a seal may go now (R-REWARD-3), as :func:`.placement.seal_targets` lists it."""
     return seal_places(displays(obs), code_cards(kinds).music)
 
 
 def attack_targets(
-    obs: Mapping[str, Any], kinds: Mapping[str, CardKind], code: str
+    obs: Observation, kinds: Mapping[str, CardKind], code: str
 ) -> list[tuple[int, int]]:
     """(seat, side) pairs whose outermost populace an attack with ``code`` may hit
     (R-ATTACK-1); none for a card that is not an attack."""
@@ -101,7 +101,7 @@ def _attack(kinds: Mapping[str, CardKind], code: str) -> Role | None:
 
 
 def immune(
-    obs: Mapping[str, Any], kinds: Mapping[str, CardKind], code: str, seat: int, side: int
+    obs: Observation, kinds: Mapping[str, CardKind], code: str, seat: int, side: int
 ) -> RuleId | None:
     """Why the outermost populace of ``side`` of ``seat``'s display cannot be attacked with
     ``code`` (R-ATTACK-1: only basic populaces, or ``code`` is no attack; R-PLAY-17: music
@@ -118,7 +118,7 @@ def side_protection(rows: Rows, side: int, kinds: Mapping[str, CardKind]) -> Pro
     return protection(rows, side, code_cards(kinds).protection)
 
 
-def attack_removes(obs: Mapping[str, Any], seat: int, side: int) -> Bundle[str]:
+def attack_removes(obs: Observation, seat: int, side: int) -> Bundle[str]:
     """The cards an attack on ``side`` of ``seat``'s display takes (R-ATTACK-2/3): its
     outermost populace and the Heaven and Netherworld cards at its position (None: no card)."""
     rows = [row[:] for row in display_rows(obs["displays"][seat])]

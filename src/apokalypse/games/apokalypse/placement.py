@@ -10,12 +10,13 @@ get their places from the same code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple, get_args
+from typing import NamedTuple, get_args
 
 from apokalypse.engine.events import Event, seen_by
 
 from .actions import Action, target_action
 from .attacks import attack_targets
+from .board import Board
 from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, Card, Cards, CardTable, Lookup
 from .pending import choose_gift, choose_victim
 from .roles import (
@@ -31,9 +32,6 @@ from .roles import (
     Role,
     Use,
 )
-
-if TYPE_CHECKING:
-    from .state import State
 
 __all__ = [
     "USES",
@@ -63,9 +61,9 @@ SEAL_REPLACES = frozenset(SEAL_ROWS) & frozenset(REPLACE_ROWS)
 #
 # A turn needs to know which uses have a place anywhere, and which attacks a target. Scanning
 # every display for that at every turn was most of a playout's time, while a move changes one
-# display at most. So the state keeps a summary per display, ``State.display_marks[seat]``: the
-# bits below, or -1 once the display may have changed. ``State.own_display`` (the way every rule
-# changes a display) and ``State.rows`` (the way other code gets the displays) reset it;
+# display at most. So the state keeps a summary per display, ``Board.display_marks[seat]``: the
+# bits below, or -1 once the display may have changed. ``Board.own_display`` (the way every rule
+# changes a display) and ``Board.own_displays`` (for code that may change any display) reset it;
 # :func:`open_mask` recomputes the summaries that were reset and joins them.
 
 _HG, _HE, _NG, _NE, _NH, _NN = 1, 2, 4, 8, 16, 32
@@ -128,7 +126,7 @@ def display_mark(rows: Sequence[Sequence[int]], table: CardTable) -> int:
     return mark
 
 
-def open_mask(s: State) -> int:
+def open_mask(s: Board) -> int:
     """The summaries of all displays joined: which keys hold in some display."""
     marks = s.display_marks
     mask = 0
@@ -139,7 +137,7 @@ def open_mask(s: State) -> int:
     return mask
 
 
-def open_uses(s: State) -> frozenset[str]:
+def open_uses(s: Board) -> frozenset[str]:
     """Which (use, role group) have at least one legal place now.
 
     Keys: heaven-good, heaven-evil, nether-good, nether-evil (a card may be added or replaced
@@ -173,7 +171,7 @@ PLACES_NEEDED: dict[tuple[Role, Use], tuple[str, ...]] = {
 }
 
 
-def plays(s: State, player: int) -> list[Action]:
+def plays(s: Board, player: int) -> list[Action]:
     """First step of a turn: every (card, use) with at least one legal target, in the order of
     the hand (a code once, at its first copy) and of the role's uses.
 
@@ -257,7 +255,7 @@ def _play_actions(code: str, role: Role, mask: int) -> tuple[Action, ...]:
     return actions
 
 
-def targets(s: State, code: str, use: Use) -> list[Action]:
+def targets(s: Board, code: str, use: Use) -> list[Action]:
     """Second step: every legal place for ``code`` played as ``use``."""
     return use_targets(s.displays, s.table, s.table.kinds_by_code[code].role, use)
 
@@ -325,7 +323,7 @@ def places(
     return out
 
 
-def execute(s: State, player: int, code: str, use: str, action: Action) -> list[Event]:
+def execute(s: Board, player: int, code: str, use: str, action: Action) -> list[Event]:
     # A B card played as a populace goes face down: only its player sees which card it was.
     face_down = use in ("good", "evil") and s.table.kinds_by_code[code].back == "B"
     card = s.take_from_hand(player, code, seen_by(player) if face_down else None, face_down)
@@ -372,7 +370,7 @@ def execute(s: State, player: int, code: str, use: str, action: Action) -> list[
     return events + s.end_turn(player)
 
 
-def _deed(s: State, player: int, side: int) -> list[Event]:
+def _deed(s: Board, player: int, side: int) -> list[Event]:
     if side == GOOD:  # R-PLAY-4: the check_play guaranteed a card to give
         s.pending = choose_gift(player)
         return []
@@ -383,7 +381,7 @@ def _deed(s: State, player: int, side: int) -> list[Event]:
     return [Event("no-steal", {"actor": player}), *s.end_turn(player)]  # D-PLAY-1
 
 
-def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
+def give(s: Board, player: int, code: str, recipient: int) -> list[Event]:
     pair = seen_by(player, recipient)
     card = s.take_from_hand(player, code, pair)
     s.hands[recipient].append(card)
@@ -398,7 +396,7 @@ def give(s: State, player: int, code: str, recipient: int) -> list[Event]:
     return [event, *s.end_turn(player)]
 
 
-def steal(s: State, player: int, victim: int) -> list[Event]:
+def steal(s: Board, player: int, victim: int) -> list[Event]:
     hand = s.hands[victim]
     card = hand.pop(s.rng.below(len(hand)))  # R-PLAY-5: a random card, no defence
     pair = seen_by(player, victim)
@@ -415,7 +413,7 @@ def steal(s: State, player: int, victim: int) -> list[Event]:
     return [event, *s.end_turn(player)]
 
 
-def seal_targets(s: State) -> list[Action]:
+def seal_targets(s: Board) -> list[Action]:
     """Where the seal being awarded may go: :func:`seal_places` of the State."""
     return seal_places(s.displays, s.table.music)
 

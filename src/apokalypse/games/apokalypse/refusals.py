@@ -7,17 +7,15 @@ for when an action is not in the legal list.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from apokalypse.engine.errors import IllegalAction
 
 from .actions import Action, format_place
+from .attacks import explain_target, no_target_reason
+from .attacks import targets as attack_targets
+from .board import Board
 from .cards import EARTH, GOOD, HEAVEN, NETHER, PLANE_NAMES
 from .placement import OPEN_KEY, PLACES_NEEDED, open_uses
 from .roles import PLACE_RULE, ROLES, USE_ROWS, USE_RULE, RoleRules, RuleId, Use, is_use
-
-if TYPE_CHECKING:
-    from .state import State
 
 NO_ATTACK_TARGET = {  # why an attack has no target (attacks.no_target_reason)
     "none": "no outermost populace can be attacked now",
@@ -34,10 +32,8 @@ def _kept_off(rules: RoleRules, rows: tuple[int, ...]) -> RuleId | None:
     return next((rules.kept_off[r] for r in rows if r in rules.kept_off), None)
 
 
-def check_play(s: State, player: int, code: str, use: str) -> None:
+def check_play(s: Board, player: int, code: str, use: str) -> None:
     """Raise the rule that forbids ``play code use``, if one does."""
-    from .attacks import targets as attack_targets
-
     kind = s.table.kinds_by_code.get(code)
     if kind is None or kind.back not in ("B", "K"):
         raise IllegalAction(
@@ -71,8 +67,6 @@ def check_play(s: State, player: int, code: str, use: str) -> None:
             key="play.good-needs-gift",
         )
     if use == "attack" and not attack_targets(s, kind.role):
-        from .attacks import no_target_reason
-
         rule, reason = no_target_reason(s, kind.role)
         raise IllegalAction(
             rule,
@@ -115,7 +109,7 @@ def _wrong_use(rules: RoleRules, use: Use) -> RuleId:
     return _kept_off(rules, USE_ROWS[use]) or USE_RULE[use]
 
 
-def explain(s: State, code: str, use: Use, action: Action) -> None:
+def explain(s: Board, code: str, use: Use, action: Action) -> None:
     """Raise the specific rule a refused target breaks."""
     kind = s.table.kinds_by_code[code]
     rules = ROLES[kind.role]
@@ -131,8 +125,6 @@ def explain(s: State, code: str, use: Use, action: Action) -> None:
                 params={"example": f"target p{action.seat + 1}.{use}"},
             )
         if use == "attack":
-            from .attacks import explain_target
-
             explain_target(s, kind.role, action.seat, action.side)
         # the side the use names (R-PLAY-3), or a person's own side (R-PLAY-6)
         rule = _kept_off(rules, (action.side * 3 + EARTH,)) or "R-PLAY-3"

@@ -25,8 +25,10 @@ from typing import Final, Literal, TypeGuard, get_args
 
 GOOD, EVIL = 0, 1
 HEAVEN, EARTH, NETHER = 0, 1, 2
-SIDE_NAMES = ("good", "evil")
-PLANE_NAMES = ("heaven", "earth", "nether")
+SideName = Literal["good", "evil"]
+PlaneName = Literal["heaven", "earth", "nether"]
+SIDE_NAMES: tuple[SideName, SideName] = ("good", "evil")
+PLANE_NAMES: tuple[PlaneName, PlaneName, PlaneName] = ("heaven", "earth", "nether")
 Row = int  # side * 3 + plane: a display's rows[row]
 GOOD_HEAVEN, GOOD_EARTH, GOOD_NETHER = GOOD * 3 + HEAVEN, GOOD * 3 + EARTH, GOOD * 3 + NETHER
 EVIL_HEAVEN, EVIL_EARTH, EVIL_NETHER = EVIL * 3 + HEAVEN, EVIL * 3 + EARTH, EVIL * 3 + NETHER

@@ -2,34 +2,30 @@
 
 Everything that leaves the engine for a player (the terminal, the server, bots, replays, logs)
 goes through :func:`observation`; events go through ``Event.view``. A bot never receives a State:
-a search samples one with :func:`determinize`.
+a search samples one with ``State.determinize``, which :func:`redeal` makes.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
-from . import knowledge
+from .board import Board
 from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER
+from .config import Variant
 from .dealing import above_next
 from .ending import result as final_result
-from .knowledge import Trace, Traces
+from .knowledge import Trace, Traces, holdings
 from .observation import SIDES, AttackView, DisplayView, Observation, SideView
 from .pending import DECISION, ChooseDestination, ChooseRecipient, ChooseTarget, Defence, GameOver
 
-if TYPE_CHECKING:
-    from .state import State
 
-
-def _populace(s: State, card: int) -> str:
+def _populace(s: Board, card: int) -> str:
     kind = s.table.kind[card]
     return kind.code if kind.back == "K" else "populace"  # B populaces lie back up
 
 
-def _side(s: State, rows: list[list[int]], side: int) -> SideView:
+def _side(s: Board, rows: list[list[int]], side: int) -> SideView:
     row = side * 3
     return {
         "heaven": [s.code(c) for c in rows[row + HEAVEN]],
@@ -38,12 +34,12 @@ def _side(s: State, rows: list[list[int]], side: int) -> SideView:
     }
 
 
-def _display(s: State, seat: int) -> DisplayView:
+def _display(s: Board, seat: int) -> DisplayView:
     rows = s.displays[seat]
     return {"good": _side(s, rows, GOOD), "evil": _side(s, rows, EVIL)}
 
 
-def _attack(s: State) -> AttackView | None:
+def _attack(s: Board) -> AttackView | None:
     """The attack on the table (public: it was declared openly, R-ATTACK-1)."""
     p = s.pending
     if isinstance(p, Defence):
@@ -55,7 +51,7 @@ def _attack(s: State) -> AttackView | None:
     return {"attacker": attacker, "card": s.code(card), "seat": seat, "side": SIDES[side]}
 
 
-def _fronts(s: State, player: int) -> dict[str, str]:
+def _fronts(s: Board, player: int) -> dict[str, str]:
     """The fronts of the face-down populaces ``player`` laid, by place: ``{"p2.good.1": "m/hp"}``
     (a player remembers what they played, wherever it has moved since)."""
     laid = s.laid_by
@@ -70,21 +66,21 @@ def _fronts(s: State, player: int) -> dict[str, str]:
     return out
 
 
-def _discarded(s: State, card: int) -> str:
+def _discarded(s: Board, card: int) -> str:
     """D-INFO-1: a dead populace goes to the discard pile as it lay, face down."""
     return "populace" if card in s.face_down else s.code(card)
 
 
-def _public_move(s: State) -> int:
+def _public_move(s: Board) -> int:
     """The move counter as a player not being asked sees it in a defence window: where the
     window opened. Counting the declines would tell whose turn it is to answer."""
     p = s.pending
     assert isinstance(p, Defence)
     declined = (s.n - 2) - len(p.waiting)  # every other player is asked (R-ATTACK-4)
-    return s.moves - declined
+    return s.move - declined
 
 
-def observation(s: State, player: int | None) -> Observation:
+def observation(s: Board, player: int | None) -> Observation:
     """What ``player`` knows now (None: a spectator, public information only, R-INFO-1)."""
     if player is not None:
         check_seat(player, s.n)
@@ -98,7 +94,7 @@ def observation(s: State, player: int | None) -> Observation:
         "game": "apokalypse",
         "seat": player,
         "players": s.n,
-        "move": _public_move(s) if hidden_turn else s.moves,
+        "move": _public_move(s) if hidden_turn else s.move,
         "round": s.round,
         "horseman": min(s.horseman, 4),
         "to_act": None if over or hidden_turn else pending.player,
@@ -106,8 +102,8 @@ def observation(s: State, player: int | None) -> Observation:
         "startup": s.startup,
         "passed": list(s.passed),
         "decks": [
-            {"back": "B", "size": len(s.piles[0]), "above_horseman": above_next(s, 0)},
-            {"back": "K", "size": len(s.piles[1]), "above_horseman": above_next(s, 1)},
+            {"back": "B", "size": len(s.decks[0]), "above_horseman": above_next(s, 0)},
+            {"back": "K", "size": len(s.decks[1]), "above_horseman": above_next(s, 1)},
         ],
         "discards": [[_discarded(s, c) for c in pile] for pile in s.discards],
         "seal_supply": len(s.seal_supply),
@@ -116,13 +112,13 @@ def observation(s: State, player: int | None) -> Observation:
         ],
         "displays": [_display(s, q) for q in range(s.n)],
         "scores": [list(row) for row in s.scores],
-        "horseman_cards": [sorted(kinds[c].horseman for c in cards) for cards in s.owned_horsemen],
+        "horseman_cards": [sorted(kinds[c].horseman for c in cards) for cards in s.rewards],
         "attack": _attack(s),
     }
     if player is not None:
         obs["hand"] = sorted(s.code(c) for c in s.hands[player])
         obs["ethos"] = SIDES[s.ethos[player]]
-        obs["known"] = knowledge.holdings(s.seat_knowledge[player])
+        obs["known"] = holdings(s.knowledge[player])
         obs["fronts"] = _fronts(s, player)
         if pending.player == player:
             if type(pending) is ChooseTarget:
@@ -145,8 +141,9 @@ def ethos_pool(players: int, balanced: bool) -> list[int]:
     return [GOOD] * per_side + [EVIL] * per_side
 
 
-def determinize(s: State, player: int, rng: Rng) -> State:
-    """A full state consistent with everything ``player`` can see, with a fresh random stream.
+def redeal(d: Board, s: Board, player: int, rng: Rng) -> None:
+    """Make ``d``, a fresh clone of ``s``, a full state consistent with everything ``player``
+    can see, with a fresh random stream (``State.determinize``).
 
     Unseen cards (other hands, deck order, the face-down fronts of populaces on the table and in
     the discard pile) are redealt among the unseen places of the same back, horsemen keep their
@@ -159,11 +156,9 @@ def determinize(s: State, player: int, rng: Rng) -> State:
     unseen places in a fixed order: other hands (seat by seat, the kept copies first), the
     decks between their horsemen, the face-down populaces of the displays, the face-down dead
     in the B discard pile."""
-    check_seat(player, s.n)
-    d = s.clone()
     table = s.table
     kinds = table.kind
-    known = s.seat_knowledge[player]
+    known = s.knowledge[player]
     laid = s.laid_by
     pending = s.pending
     keep: dict[tuple[int, str], int] = dict(known)
@@ -272,7 +267,7 @@ def determinize(s: State, player: int, rng: Rng) -> State:
     face_down.update(b_discards[i] for i in hidden)
     d.face_down = face_down
     d.laid_by = {c: q for c, q in laid.items() if q == player}
-    pool = ethos_pool(s.n, s.config.has("V-ETHOS-BALANCED"))
+    pool = ethos_pool(s.n, s.config.has(Variant.ETHOS_BALANCED))
     pool.remove(s.ethos[player])
     rng.shuffle(pool)
     ethos = list(s.ethos)
@@ -281,17 +276,18 @@ def determinize(s: State, player: int, rng: Rng) -> State:
             ethos[q] = pool.pop()
     d.ethos = tuple(ethos)
     # Other players' knowledge is theirs: the sampled world keeps only the player's own.
-    d.knowledge = [known.copy() if q == player else {} for q in range(s.n)]
-    d.seat_traces = [traces if q == player else () for q in range(s.n)]
+    d.set_knowledge(
+        [known.copy() if q == player else {} for q in range(s.n)],
+        [traces if q == player else () for q in range(s.n)],
+    )
     d.rng = Rng(rng.next64())
-    return d
 
 
 Slot = tuple[list[int], int]  # a place in a world: a list (hand, row, pile) and an index
 
 
 def _keep_traces(
-    d: State,
+    d: Board,
     player: int,
     traces: Traces,
     hands: list[tuple[list[int], list[int], int, int]],
@@ -310,7 +306,7 @@ def _keep_traces(
     for q, (hand, kept, b_count, _k_count) in zip(seats, hands, strict=True):
         b_slots[q] = [(hand, i) for i in range(len(kept), len(kept) + b_count)]
     places: list[Slot] = [slot for q in seats for slot in b_slots[q]]
-    pile = d.piles[0]
+    pile = d.decks[0]
     places += [(pile, i) for i, c in enumerate(pile) if d.table.back[c] == "B"]
     places += [(d.displays[q][row], i) for q, row, i in fronts]
     places += [(d.discards[0], i) for i in hidden]
@@ -331,14 +327,14 @@ def _keep_traces(
             return
 
 
-def _slot(d: State, where: tuple[int, int, int]) -> Slot:
+def _slot(d: Board, where: tuple[int, int, int]) -> Slot:
     """A place of ``origin`` in the world: (seat, row, position), seat -1 the B discard pile."""
     q, row, i = where
     return (d.discards[0], i) if q < 0 else (d.displays[q][row], i)
 
 
 def _fill(
-    d: State,
+    d: Board,
     trace: Trace,
     zone: list[Slot],
     traces: Traces,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from apokalypse.engine.rng import Rng, check_seed
 
 from .cards import BETWEEN_HORSEMEN, HAND_START, card_table
-from .config import Config
+from .config import Config, Variant
 from .pending import Turn
 from .secrecy import ethos_pool
 from .state import State
@@ -30,8 +30,7 @@ def new_game(config: Config, seed: object) -> State:
     table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
     s = State.__new__(State)
     s.config, s.table, s.n, s.rng = config, table, n, rng
-    s.shared_parts = 0
-    pool = ethos_pool(n, config.has("V-ETHOS-BALANCED"))  # R-SETUP-3
+    pool = ethos_pool(n, config.has(Variant.ETHOS_BALANCED))  # R-SETUP-3
     rng.shuffle(pool)
     s.ethos = tuple(pool[:n])
     b_cards, k_cards = list(table.b_cards), list(table.k_cards)
@@ -46,7 +45,9 @@ def new_game(config: Config, seed: object) -> State:
         _build_deck(b_cards, table.horsemen[0]),
         _build_deck(k_cards, table.horsemen[1]),
     ]
-    s.rows = [[[] for _ in range(6)] for _ in range(n)]  # R-SETUP-2
+    s.displays = [[[] for _ in range(6)] for _ in range(n)]  # R-SETUP-2
+    s.shared_displays = 0
+    s.display_marks = [-1] * n
     s.discards = [[], []]
     s.seal_supply = list(table.seals)
     s.horse_supply = list(table.horsemen[2])  # the public reference set
@@ -59,10 +60,11 @@ def new_game(config: Config, seed: object) -> State:
     s.table_cards = []
     s.seat_traces = [() for _ in range(n)]
     s.knowledge = [{} for _ in range(n)]
+    s.shared_parts = 0  # nothing shared with another state yet
     s.face_down = set()
     s.laid_by = {}
     s.round = 1
     s.legal_cache = None
-    s.moves = 0
+    s.move = 0
     s.pending = Turn(s.startup)
     return s

@@ -1,26 +1,28 @@
 """The Apokalypse game state and the protocol verbs: ``legal_actions``, ``apply``, ``clone``.
 
-The rules themselves live in the sibling modules (placement, attacks, dealing, horsemen, ending);
-this module holds the data, routes each decision to its rule module and keeps the turn order
-(R-TURN). ``observation`` and ``determinize`` are in :mod:`.secrecy`, the one place that decides
-what a player may see.
+:class:`State` is a :class:`.board.Board` (the data and its copy-on-write accessors) with the
+protocol verbs, and this module keeps the turn order (R-TURN): it routes each decision to the rule
+module that carries it out (placement, attacks, dealing, horsemen, ending). ``observation`` and
+``determinize`` come from :mod:`.secrecy`, the one place that decides what a player may see. The
+rule modules take a Board and never import this module: imports run data ← rules ← turns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
-from . import attacks, dealing, knowledge, placement, refusals
+from . import attacks, dealing, horsemen, placement, refusals
 from .actions import PASS, Action, code_action, seat_action
-from .cards import EARTH, EVIL, GOOD, CardTable
-from .config import Config
-from .knowledge import Known, Traces
+from .board import Board
+from .dealing import CAPITAL, POPULATION
+from .ending import Result, result
+from .observation import Observation
 from .pending import (
     ChooseDestination,
     ChooseGift,
@@ -29,7 +31,6 @@ from .pending import (
     ChooseVictim,
     Defence,
     GameOver,
-    Pending,
     PlaceSeal,
     Turn,
     choose_gift,
@@ -37,178 +38,15 @@ from .pending import (
     turn,
 )
 from .roles import Use
-
-if TYPE_CHECKING:
-    from .ending import Result
-    from .observation import Observation
-
-# The parts of a State that a clone shares until one of the two changes them (shared_parts).
-DECKS, KNOWLEDGE, REWARDS = 1, 2, 4
+from .secrecy import observation, redeal
 
 
-class State:
-    """Everything about one game. Cards are ints into ``table``; a display is ``rows[seat]``,
-    six lists indexed ``side * 3 + plane`` (plane 0 Heaven, 1 Earth, 2 Netherworld), each packed
-    from position 0 outward (R-PLAY-1). Decks keep their top at the end of the list.
+class State(Board):
+    """One game of Apokalypse as the engine's protocol sees it: the board and the verbs."""
 
-    Copy-on-write displays: a clone shares the displays with its original (most moves change
-    one display, many none), so the rules read them as ``displays`` and change one only after
-    :meth:`own_display`, which copies it if it is shared. Code outside the rules reads ``rows``,
-    which first makes every display this state's own, so that it may change what it gets."""
+    __slots__ = ("legal_cache",)
 
-    __slots__ = (
-        "config",
-        "discards",
-        "display_marks",
-        "displays",
-        "ethos",
-        "face_down",
-        "first_passer",
-        "hands",
-        "horse_supply",
-        "horseman",
-        "laid_by",
-        "legal_cache",
-        "moves",
-        "n",
-        "owned_horsemen",
-        "passed",
-        "pending",
-        "piles",
-        "rng",
-        "round",
-        "scores",
-        "seal_supply",
-        "seat_knowledge",
-        "seat_traces",
-        "shared_displays",
-        "shared_parts",
-        "startup",
-        "table",
-        "table_cards",
-    )
-
-    config: Config
-    table: CardTable
-    n: int
-    rng: Rng
-    hands: list[list[int]]
-    ethos: tuple[int, ...]  # GOOD or EVIL per seat (R-SETUP-3)
-    displays: list[list[list[int]]]  # rows[seat]: read freely, change through own_display
-    shared_displays: int  # bit ``1 << seat``: that display may be shared with another state
-    display_marks: list[int]  # per display: placement.display_mark, -1 once it may have changed
-    piles: list[list[int]]  # the draw decks, [population (B), capital (K)]: decks, shared
-    discards: list[list[int]]  # [B discard pile, K discard pile]
-    seal_supply: list[int]
-    horse_supply: list[int]  # drawn, set aside and reference horsemen not yet owned
-    owned_horsemen: list[list[int]]  # horseman cards owned per seat (R-REWARD-1): rewards, shared
-    scores: list[tuple[int, ...]]  # one tuple per reckoning (R-HORSE-5)
-    horseman: int  # the next horseman to ride, 1–4
-    startup: int
-    passed: list[bool]
-    first_passer: int
-    pending: Pending
-    table_cards: list[int]  # an attack card waiting for the defence window (R-ATTACK-4)
-    seat_knowledge: list[Known]  # per seat: what it knows of other hands: knowledge, shared
-    seat_traces: list[Traces]  # per seat: what those lower bounds forgot (knowledge.Trace)
-    shared_parts: int  # bits DECKS, KNOWLEDGE, REWARDS: parts shared with another state
-    face_down: set[int]  # dead populaces lying face down in the B discard pile (D-INFO-1)
-    laid_by: dict[int, int]  # a B card laid face down → the seat that laid it (knows its front)
-    round: int
     legal_cache: list[Action] | None  # the last legal_actions(), valid until the next apply
-    moves: int  # actions applied so far: a public move counter
-
-    # --- the displays, copy-on-write ----------------------------------------------------------
-
-    @property
-    def rows(self) -> list[list[list[int]]]:
-        """Every display, ``rows[seat][side * 3 + plane]``, this state's own to change."""
-        if self.shared_displays:
-            for seat in range(len(self.displays)):
-                self.own_display(seat)
-        self.display_marks = [-1] * len(self.displays)  # the caller may change any of them
-        return self.displays
-
-    @rows.setter
-    def rows(self, rows: list[list[list[int]]]) -> None:
-        self.displays = rows
-        self.shared_displays = 0
-        self.display_marks = [-1] * len(rows)
-
-    def own_display(self, seat: int) -> list[list[int]]:
-        """``seat``'s display, copied first if a clone shares it: the rules call this before
-        they change a row of it (which makes its summary, ``display_marks``, out of date)."""
-        bit = 1 << seat
-        if self.shared_displays & bit:
-            self.displays[seat] = [row[:] for row in self.displays[seat]]
-            self.shared_displays ^= bit
-        self.display_marks[seat] = -1
-        return self.displays[seat]
-
-    # --- parts that change rarely, copy-on-write ------------------------------------------------
-    #
-    # The decks change at the end of a round, the horseman cards at a reckoning, what a player
-    # knows of other hands at a gift or steal: a clone shares them with its original, the rules
-    # read them as ``piles``, ``owned_horsemen`` and ``seat_knowledge`` and change them only
-    # after ``own_decks()`` and the like. Code outside the rules reads ``decks``, ``rewards`` and
-    # ``knowledge``, which first make the part this state's own, so that it may change it.
-
-    @property
-    def decks(self) -> list[list[int]]:
-        """The draw decks, [population (B), capital (K)], tops at the end."""
-        return self.own_decks()
-
-    @decks.setter
-    def decks(self, decks: list[list[int]]) -> None:
-        self.piles = decks
-        self.shared_parts &= ~DECKS
-
-    def own_decks(self) -> list[list[int]]:
-        if self.shared_parts & DECKS:
-            self.piles = [pile[:] for pile in self.piles]
-            self.shared_parts &= ~DECKS
-        return self.piles
-
-    @property
-    def rewards(self) -> list[list[int]]:
-        """The horseman cards each seat owns (R-REWARD-1)."""
-        return self.own_rewards()
-
-    @rewards.setter
-    def rewards(self, rewards: list[list[int]]) -> None:
-        self.owned_horsemen = rewards
-        self.shared_parts &= ~REWARDS
-
-    def own_rewards(self) -> list[list[int]]:
-        if self.shared_parts & REWARDS:
-            self.owned_horsemen = [cards[:] for cards in self.owned_horsemen]
-            self.shared_parts &= ~REWARDS
-        return self.owned_horsemen
-
-    @property
-    def knowledge(self) -> list[Known]:
-        """Per seat: what it knows of the cards in other hands (:mod:`.knowledge`)."""
-        return self.own_knowledge()
-
-    @knowledge.setter
-    def knowledge(self, knowledge: list[Known]) -> None:
-        self.seat_knowledge = knowledge
-        self.seat_traces = self.seat_traces[:]  # owned with it
-        self.shared_parts &= ~KNOWLEDGE
-
-    def own_knowledge(self) -> list[Known]:
-        if self.shared_parts & KNOWLEDGE:
-            self.seat_knowledge = [known.copy() for known in self.seat_knowledge]
-            self.seat_traces = self.seat_traces[:]  # the traces themselves are immutable
-            self.shared_parts &= ~KNOWLEDGE
-        return self.seat_knowledge
-
-    # --- protocol ------------------------------------------------------------------------------
-
-    @property
-    def move(self) -> int:
-        """How many actions have been applied (the observations' ``move``)."""
-        return self.moves
 
     @property
     def opening(self) -> tuple[Event, ...]:
@@ -227,8 +65,6 @@ class State:
 
     @property
     def result(self) -> Result | None:
-        from .ending import result
-
         return result(self) if self.is_over else None
 
     def legal_actions(self) -> list[Action]:
@@ -245,138 +81,25 @@ class State:
         self.legal_cache = None
         checked = legal is not None and action in legal
         events: list[Event] = _APPLY[type(self.pending)](self, self.pending, action, checked)
-        self.moves += 1
+        self.move += 1
         return events
 
     def clone(self) -> State:
         s = State.__new__(State)
-        s.config = self.config
-        s.table = self.table
-        s.n = self.n
-        s.rng = self.rng.clone()
-        s.hands = [h[:] for h in self.hands]
-        s.ethos = self.ethos
-        # Both now share every display: whichever changes one first copies it (own_display).
-        self.shared_displays = s.shared_displays = (1 << len(self.displays)) - 1
-        s.displays = self.displays[:]
-        s.display_marks = self.display_marks[:]
-        # Both share the parts that change rarely, too (own_decks and the like).
-        self.shared_parts = s.shared_parts = DECKS | KNOWLEDGE | REWARDS
-        s.piles = self.piles
-        s.owned_horsemen = self.owned_horsemen
-        s.seat_knowledge = self.seat_knowledge
-        s.seat_traces = self.seat_traces
-        s.discards = [self.discards[0][:], self.discards[1][:]]
-        s.seal_supply = self.seal_supply[:]
-        s.horse_supply = self.horse_supply[:]
-        s.scores = self.scores[:]
-        s.horseman = self.horseman
-        s.startup = self.startup
-        s.passed = self.passed[:]
-        s.first_passer = self.first_passer
-        s.pending = self.pending
-        s.table_cards = self.table_cards[:]
-        s.face_down = self.face_down.copy()
-        s.laid_by = self.laid_by.copy()
-        s.round = self.round
+        self.copy_to(s)
         s.legal_cache = None
-        s.moves = self.moves
         return s
 
     # ``player: object``, checked here: compiled by mypyc, an ``int`` parameter would turn a
     # wrong seat ("0", 0.0) into a TypeError, and True into seat 1, before the check.
     def observation(self, player: object) -> Observation:
-        from .secrecy import observation
-
         return observation(self, None if player is None else check_seat(player, self.n))
 
     def determinize(self, player: object, rng: Rng) -> State:
-        from .secrecy import determinize
-
-        return determinize(self, check_seat(player, self.n), rng)
-
-    # --- helpers shared by the rule modules ----------------------------------------------------
-
-    def code(self, card: int) -> str:
-        return self.table.kind[card].code
-
-    def populaces(self, seat: int) -> int:
-        """Populaces in a display, basic populaces not counted (D-HORSE-2)."""
-        rows = self.displays[seat]
-        return len(rows[GOOD * 3 + EARTH]) + len(rows[EVIL * 3 + EARTH])
-
-    def discard(self, card: int, face_down: bool = False) -> None:
-        """To the pile of its back; a seal returns to the seal supply (D-REWARD-2). A dead
-        populace that lay face down stays face down there (D-INFO-1)."""
-        back = self.table.kind[card].back
-        if back == "B":
-            self.discards[0].append(card)
-            if face_down:
-                self.face_down.add(card)
-        elif back == "K":
-            self.discards[1].append(card)
-        else:
-            self.seal_supply.append(card)
-
-    def take_from_hand(
-        self, seat: int, code: str, seen_by: frozenset[int] | None = None, laid: bool = False
-    ) -> int:
-        """Take a card of ``code`` from ``seat``'s hand. ``seen_by``: the players who see its
-        front (None: everybody); the others see only its back (R-INFO-2). ``laid``: it goes
-        face down into a display (D-INFO-1), where its place stays public."""
-        hand = self.hands[seat]
-        kinds = self.table.kind
-        for i, card in enumerate(hand):
-            if kinds[card].code == code:
-                del hand[i]
-                self.lost(seat, card, seen_by, laid)
-                return card
-        raise AssertionError(f"{code} not in hand of seat {seat}")  # checked before
-
-    def lost(
-        self, seat: int, card: int, seen_by: frozenset[int] | None, laid: bool = False
-    ) -> None:
-        """Every player's knowledge of ``seat``'s hand after ``card`` left it."""
-        if not any(self.seat_knowledge) and not any(self.seat_traces):
-            return  # nobody knows anything of any hand yet
-        kind = self.table.kind[card]
-        kinds = self.table.kinds_by_code
-        knowledge_now = self.own_knowledge()
-        traces = self.seat_traces  # (after own_knowledge, which may copy it)
-        for viewer, known in enumerate(knowledge_now):
-            if not known and not traces[viewer]:
-                continue
-            if seen_by is None or viewer in seen_by:
-                if (seat, kind.code) in known:
-                    knowledge.lost_seen(known, seat, kind.code)
-                if traces[viewer]:
-                    traces[viewer] = knowledge.trace_count(traces[viewer], seat, kind.code, -1)
-                continue
-            # it may have been any copy of that back the viewer placed there (knowledge.py)
-            traces[viewer] = knowledge.lost_back_traced(
-                known, traces[viewer], seat, card, kind.back, laid, kinds
-            )
-
-    def saw_gained(self, viewer: int, holder: int, code: str) -> None:
-        """``viewer`` saw a card of ``code`` go into ``holder``'s hand (R-INFO-2)."""
-        knowledge.gained(self.own_knowledge()[viewer], holder, code)
-        if self.seat_traces[viewer]:
-            self.seat_traces[viewer] = knowledge.trace_count(
-                self.seat_traces[viewer], holder, code, +1
-            )
-
-    def holds(self, seat: int, code: str) -> bool:
-        kinds = self.table.kind
-        return any(kinds[c].code == code for c in self.hands[seat])
-
-    def end_turn(self, player: int) -> list[Event]:
-        """R-TURN-1: the next seat clockwise that has not passed."""
-        n = self.n
-        nxt = (player + 1) % n
-        while self.passed[nxt]:
-            nxt = (nxt + 1) % n
-        self.pending = turn(nxt)
-        return []
+        seat = check_seat(player, self.n)
+        world = self.clone()
+        redeal(world, self, seat, rng)
+        return world
 
 
 def _seat_ok(s: State, action: Action) -> None:
@@ -420,10 +143,25 @@ def _pass(s: State, player: int) -> list[Event]:
     if s.first_passer < 0:
         s.first_passer = player  # R-TURN-3
     if s.passed.count(False) <= 1:  # R-TURN-4: the round ends at once
-        events += dealing.end_round(s)
+        events += _end_round(s)
     else:
         s.end_turn(player)
     return events
+
+
+def _end_round(s: State) -> list[Event]:
+    """R-TURN-4 → R-DEAL: the first to pass deals, population first, then capital; a horseman
+    drawn from either deck rides once the dealing stops (R-DEAL-5), else a new round starts."""
+    s.startup = s.first_passer  # R-TURN-3
+    events = [Event("round-end", {"round": s.round, "startup": s.startup})]
+    drawn: list[int] = []
+    for deck in (POPULATION, CAPITAL):
+        horse = dealing.deal(s, deck, events)
+        if horse >= 0:
+            drawn.append(horse)
+    if drawn:  # R-DEAL-5
+        return events + horsemen.ride(s, drawn)
+    return events + dealing.new_round(s)
 
 
 def _legal_target(s: State, p: ChooseTarget) -> list[Action]:
@@ -545,8 +283,6 @@ def _legal_seal(s: State, p: PlaceSeal) -> list[Action]:
 
 
 def _apply_seal(s: State, p: PlaceSeal, action: Action, checked: bool) -> list[Event]:
-    from . import horsemen
-
     if action.verb != "target":
         raise IllegalAction(
             "R-REWARD-3",

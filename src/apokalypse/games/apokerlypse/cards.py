@@ -3,7 +3,7 @@
 A card is an ``int`` 0–51: ``rank * 4 + suit``, rank 0–12 for 2 … A, suit 0–3 for ♠ ♥ ♦ ♣. Its
 text code is rank then suit, as on poker tables: ``"7h"``, ``"Td"``, ``"As"``.
 
->>> code(parse_card("as")), code(parse_card("10h")), rank_of(parse_card("7h"))
+>>> code(parse_card("as")), code(parse_card("10h")), parse_card("7h") >> 2
 ('As', 'Th', 5)
 """
 
@@ -29,14 +29,6 @@ CARD_BONUS = tuple(BONUS_BY_RANK[c >> 2] for c in range(DECK_SIZE))
 
 CODES = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
 _BY_CODE = {text: c for c, text in enumerate(CODES)}
-
-
-def rank_of(card: int) -> int:
-    return card >> 2
-
-
-def suit_of(card: int) -> int:
-    return card & 3
 
 
 def code(card: int) -> str:

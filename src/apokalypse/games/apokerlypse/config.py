@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from apokalypse.engine.datafile import config_fields
 from apokalypse.engine.errors import ConfigError
@@ -60,7 +60,7 @@ class Config:
     def base_points(self) -> tuple[int, ...]:
         return BASE_POINTS[self.table]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "players": self.players,
             "table": self.table,

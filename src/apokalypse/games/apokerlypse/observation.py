@@ -11,7 +11,8 @@ from typing import Literal, NotRequired, final
 # typing_extensions: pydantic reads these to make the wire schema, and needs its TypedDict on 3.11
 from typing_extensions import TypedDict
 
-from .cards import FactionName
+from .actions import Action, Verb
+from .cards import CODES, FactionName
 from .config import TableName
 from .content import EffectKind
 from .pending import Decision, StepName
@@ -119,3 +120,23 @@ class Observation(TypedDict):
     hand: NotRequired[list[str]]  # a seat's own
     choice: NotRequired[TargetChoice | CardChoice]  # the seat's own effect decision
     result: NotRequired[ResultView]  # once the game is over
+
+
+class ActionParts(TypedDict):
+    """A legal action as a client receives it: its notation (what the client sends back) and
+    its parts, so that a client puts it in place without reading the notation again."""
+
+    text: str
+    verb: Verb
+    card: NotRequired[str]  # discard, use, give, swap, block: the card's code ("Th")
+    seat: NotRequired[int]  # target: the seat (0 for p1)
+
+
+def action_parts(action: Action) -> ActionParts:
+    """The notation and the parts of a legal action (see :class:`ActionParts`)."""
+    parts: ActionParts = {"text": str(action), "verb": action.verb}
+    if action.card >= 0:
+        parts["card"] = CODES[action.card]
+    if action.seat >= 0:
+        parts["seat"] = action.seat
+    return parts

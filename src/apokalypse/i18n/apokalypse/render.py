@@ -2,17 +2,18 @@
 
 Everything here is a pure function of (value, language, player names): the terminal, the server
 and replays all print the same sentences. Secrecy is decided before this module is reached:
-:func:`render_event` only ever sees ``event.view(seat)``.
+every renderer takes ``event.view(seat)``, never an event, so it cannot see a secret the viewer
+may not know.
 
 >>> from apokalypse.engine.events import Event
 >>> gift = Event("gift", {"actor": 0, "target": 2, "back": "K"}, {"card": "job/drugs"},
 ...              frozenset({0, 2}))
 >>> names = ["p1", "p2", "p3"]
->>> render_event(gift, 1, "en", names)
+>>> render_view(gift.view(1), "en", names)
 'p1 gives p3 a K card (good deed).'
->>> render_event(gift, 2, "en", names)
+>>> render_view(gift.view(2), "en", names)
 'p1 gives p3 Job/Drugs (good deed).'
->>> render_event(gift, 2, "de", names)
+>>> render_view(gift.view(2), "de", names)
 'p1 schenkt p3 „Arbeit/Drogen“ (gute Tat).'
 """
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from apokalypse.engine.errors import IllegalAction, ParamValue
-from apokalypse.engine.events import Event, EventView
+from apokalypse.engine.events import EventView
 from apokalypse.games.apokalypse.actions import Action
 from apokalypse.games.apokalypse.cards import (
     DUAL,
@@ -244,26 +245,21 @@ def render_view(view: EventView, lang: str, names: Sequence[str]) -> str:
     return line
 
 
-def render_event(event: Event, seat: int | None, lang: str, names: Sequence[str]) -> str:
-    """One event as ``seat`` (None: a spectator) may know it."""
-    return render_view(event.view(seat), lang, names)
-
-
-def render_events(
-    events: Sequence[Event], seat: int | None, lang: str, names: Sequence[str]
-) -> list[str]:
-    """Events as lines; a run of card deals becomes one summary (plus the viewer's own cards)."""
+def render_events(views: Sequence[EventView], lang: str, names: Sequence[str]) -> list[str]:
+    """A viewer's views of events (``event.view(seat)``: a renderer never sees a secret the
+    viewer may not know) as lines; a run of card deals becomes one summary (plus the viewer's
+    own cards)."""
     out: list[str] = []
     i = 0
-    while i < len(events):
-        if events[i].kind != "deal":
-            out.append(render_event(events[i], seat, lang, names))
+    while i < len(views):
+        if views[i].kind != "deal":
+            out.append(render_view(views[i], lang, names))
             i += 1
             continue
         j = i
-        while j < len(events) and events[j].kind == "deal":
+        while j < len(views) and views[j].kind == "deal":
             j += 1
-        out += _deal_summary([e.view(seat) for e in events[i:j]], lang, names)
+        out += _deal_summary(views[i:j], lang, names)
         i = j
     return out
 
@@ -434,7 +430,6 @@ __all__ = [
     "plane_name",
     "refusal_values",
     "render_action",
-    "render_event",
     "render_events",
     "render_refusal",
     "render_view",

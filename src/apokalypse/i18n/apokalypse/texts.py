@@ -8,10 +8,10 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from apokalypse.engine.errors import IllegalAction
-from apokalypse.engine.events import Event
+from apokalypse.engine.events import EventView
 from apokalypse.games.apokalypse import Action, Config, Observation
 from apokalypse.games.apokalypse.cards import HELMET, MASK, PIG, SIDE_NAMES, deck_kinds
-from apokalypse.games.apokalypse.forecast import forecast
+from apokalypse.games.apokalypse.forecast import Forecast, forecast
 from apokalypse.games.apokalypse.roles import Role
 
 from . import render as r
@@ -43,10 +43,8 @@ class Texts:
         # The card texts come from the game's own deck (D-COMP-1).
         self.kinds = deck_kinds(Config.from_json(dict(config)).deck_text)
 
-    def render_events(
-        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
-    ) -> list[str]:
-        return r.render_events(events, seat, self.lang, names)
+    def render_events(self, views: Sequence[EventView], names: Sequence[str]) -> list[str]:
+        return r.render_events(views, self.lang, names)
 
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return r.render_action(action, self.lang, obs, names, self.kinds)
@@ -81,8 +79,8 @@ class Texts:
             return rules.card_rules(topic, self.kinds, self.lang)
         return rules.short_rules(self.lang)
 
-    def forecast(self, public: Observation) -> dict[str, Any]:
-        return forecast(public, self.kinds).to_json()
+    def forecast(self, public: Observation) -> Forecast:
+        return forecast(public, self.kinds)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         values = {"name": names[seat]}
@@ -93,7 +91,7 @@ class Texts:
         if attack:
             side = SIDE_NAMES.index(attack["side"])
             args = {"actor": attack["attacker"], "card": attack["card"], "seat": attack["seat"]}
-            event = Event("attack", {**args, "side": side})
-            values["attack"] = r.render_event(event, seat, self.lang, names)
+            attacking = EventView("attack", {**args, "side": side}, False)  # public
+            values["attack"] = r.render_view(attacking, self.lang, names)
             values["other"] = r.t(f"side.{SIDE_NAMES[1 - side]}", self.lang)
         return r.t(f"ui.decision.{obs['decision']}", self.lang, **values)

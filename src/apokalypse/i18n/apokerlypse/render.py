@@ -6,7 +6,7 @@ decided before this module is reached: events arrive as ``event.view(seat)``.
 
 >>> from apokalypse.engine.events import Event
 >>> draw = Event("draw", {"seat": 1}, {"card": "Th"}, frozenset({1}))
->>> render_event(draw, 0, "en", ["p1", "p2"]), render_event(draw, 1, "de", ["p1", "p2"])
+>>> render_view(draw.view(0), "en", ["p1", "p2"]), render_view(draw.view(1), "de", ["p1", "p2"])
 ('p2 draws a card.', 'p2 zieht 10♥.')
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from apokalypse.engine.errors import IllegalAction, ParamValue
-from apokalypse.engine.events import Event, EventView
+from apokalypse.engine.events import EventView
 from apokalypse.games.apokerlypse.cards import (
     CARD_BONUS,
     FACTIONS,
@@ -291,17 +291,11 @@ def render_view(view: EventView, lang: str, names: Sequence[str]) -> str:
     return line
 
 
-def render_event(event: Event, seat: int | None, lang: str, names: Sequence[str]) -> str:
-    """One event as ``seat`` (None: a spectator) may know it."""
-    return render_view(event.view(seat), lang, names)
-
-
-def render_events(
-    events: Sequence[Event], seat: int | None, lang: str, names: Sequence[str]
-) -> list[str]:
-    """Events as lines. The deal of a round becomes one summary (plus the viewer's own hand), and
-    a player's draws in a row one line ("p2 draws 2 cards" / "p1 (you) draws 7♥ K♠")."""
-    views = [e.view(seat) for e in events]
+def render_events(views: Sequence[EventView], lang: str, names: Sequence[str]) -> list[str]:
+    """A viewer's views of events (``event.view(seat)``: a renderer never sees a secret the
+    viewer may not know) as lines. The deal of a round becomes one summary (plus the viewer's
+    own hand), and a player's draws in a row one line ("p2 draws 2 cards" / "p1 (you) draws 7♥
+    K♠")."""
     out: list[str] = []
     i = 0
     while i < len(views):
@@ -402,7 +396,6 @@ __all__ = [
     "effect_what",
     "faction_name",
     "refusal_values",
-    "render_event",
     "render_events",
     "render_refusal",
     "render_view",

@@ -8,7 +8,7 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from apokalypse.engine.errors import IllegalAction
-from apokalypse.engine.events import Event
+from apokalypse.engine.events import EventView
 from apokalypse.games.apokerlypse import Action, Config, Observation
 from apokalypse.games.apokerlypse.cards import CODES
 
@@ -26,10 +26,8 @@ class Texts:
         # The content is public (KD-SETUP-1): every card's effect may be shown to everybody.
         self.content = Config.from_json(dict(config)).rules_content
 
-    def render_events(
-        self, events: Sequence[Event], seat: int | None, names: Sequence[str]
-    ) -> list[str]:
-        return r.render_events(events, seat, self.lang, names)
+    def render_events(self, views: Sequence[EventView], names: Sequence[str]) -> list[str]:
+        return r.render_events(views, self.lang, names)
 
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return choices.render_action(action, self.lang, obs, names, self.content)

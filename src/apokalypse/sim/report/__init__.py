@@ -18,7 +18,7 @@ from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import atomic_write
 from apokalypse.sim.tables import read_results
 
-from . import apokalypse, generic, html
+from . import generic, html
 from .compare import compare_section
 from .model import Report, Run, Section
 
@@ -45,14 +45,7 @@ def build(run: Run, other: Run | None = None) -> Report:
     sections: list[Section | None] = [generic.run_section(run)]
     if other is not None:
         sections.append(compare_section(run, other))
-    if run.game == "apokalypse":
-        sections += apokalypse.sections(run)
-    else:
-        sections += [
-            generic.seats_section(run),
-            generic.score_section(run),
-            generic.rounds_section(run),
-        ]
+    sections += generic.report_for(run.game).sections(run)
     sections.append(generic.bots_section(run))
     title = f"{run.game.capitalize()} balancing report: {run.folder.name}"
     if other is not None:

@@ -16,7 +16,18 @@ from apokalypse.sim.plots import EVIL, GOOD, NOBODY, Mean, Rate
 from apokalypse.sim.stats import chi_square_equal, mean_interval, two_proportions
 
 from .cards import cards
-from .model import Plot, Run, Section, Table, mean_cell, p_cell, points_cell, rate, rate_cell
+from .model import (
+    GameReport,
+    Plot,
+    Run,
+    Section,
+    Table,
+    mean_cell,
+    p_cell,
+    points_cell,
+    rate,
+    rate_cell,
+)
 
 HORSEMEN = (1, 2, 3, 4)
 
@@ -27,7 +38,7 @@ def mixed(run: Run, row: int) -> bool:
     return bool(good) and bool(evil)
 
 
-def sections(run: Run) -> list[Section]:
+def sections(run: Run) -> list[Section | None]:
     return [
         good_against_evil(run),
         victory_points(run),
@@ -36,6 +47,35 @@ def sections(run: Run) -> list[Section]:
         seats(run),
         cards(run),
     ]
+
+
+# --- the rates ``--compare`` tests ----------------------------------------------------------------
+
+
+def good_side(run: Run, n: int) -> Rate:
+    """The share of games won by the good side, among the games with both ethos (R-END-4)."""
+    both = [i for i in run.games_of(n) if mixed(run, i)]
+    return rate(run.games["case"][i] == "good" for i in both)
+
+
+def shared(run: Run, n: int) -> Rate:
+    """The share of all games in which everybody shares one ethos at the end (R-END-6)."""
+    return rate(not mixed(run, i) for i in run.games_of(n))
+
+
+def nobody(run: Run, n: int) -> Rate:
+    """The share of all games that nobody wins (R-END-4, R-END-6)."""
+    return rate(run.games["case"][i] == "nobody" for i in run.games_of(n))
+
+
+REPORT = GameReport(
+    sections,
+    [
+        ("good side wins (games with both ethos)", good_side),
+        ("one shared ethos (R-END-6)", shared),
+        ("nobody wins", nobody),
+    ],
+)
 
 
 # --- good against evil --------------------------------------------------------------------------

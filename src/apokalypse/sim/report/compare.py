@@ -1,38 +1,21 @@
 """``--compare``: two runs side by side (two variants, two decks, two lineups), per player count,
-with a significance test for each difference: the two-proportion z-test for rates, Welch's t-test
-for means. Differences are run B minus run A."""
+with a significance test for each difference: the two-proportion z-test for rates (the game's own,
+named by its report: :class:`~.model.GameReport`), Welch's t-test for means. Differences are run B
+minus run A."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from apokalypse.sim import plots
-from apokalypse.sim.plots import RUN_COLOURS, Mean, Rate
+from apokalypse.sim.plots import RUN_COLOURS, Mean
 from apokalypse.sim.stats import Test, mean_interval, two_proportions, welch
 
-from .apokalypse import mixed
-from .generic import score_column
-from .model import Plot, Run, Section, Table, mean_cell, p_cell, points_cell, rate, rate_cell
+from .generic import report_for, score_column
+from .model import Plot, RateOf, Run, Section, Table, mean_cell, p_cell, points_cell, rate_cell
 
-RateOf = Callable[[Run, int], Rate]  # a run's rate at a player count
 ValuesOf = Callable[[Run, int], list[float]]  # a run's values at a player count
-
-
-def good_side(run: Run, n: int) -> Rate:
-    """The share of games won by the good side, among the games with both ethos (R-END-4)."""
-    both = [i for i in run.games_of(n) if mixed(run, i)]
-    return rate(run.games["case"][i] == "good" for i in both)
-
-
-def shared(run: Run, n: int) -> Rate:
-    """The share of all games in which everybody shares one ethos at the end (R-END-6)."""
-    return rate(not mixed(run, i) for i in run.games_of(n))
-
-
-def nobody(run: Run, n: int) -> Rate:
-    """The share of all games that nobody wins (R-END-4, R-END-6)."""
-    return rate(run.games["case"][i] == "nobody" for i in run.games_of(n))
 
 
 def score_values(run: Run, n: int) -> list[float]:
@@ -68,13 +51,7 @@ def _show(value: object) -> str:
 
 def compare_section(a: Run, b: Run) -> Section:
     counts = [n for n in a.counts if n in b.counts]
-    rates: list[tuple[str, RateOf]] = []
-    if a.game == "apokalypse":
-        rates = [
-            ("good side wins (games with both ethos)", good_side),
-            ("one shared ethos (R-END-6)", shared),
-            ("nobody wins", nobody),
-        ]
+    rates: Sequence[tuple[str, RateOf]] = report_for(a.game).rates
     score = score_column(a)
     means: list[tuple[str, ValuesOf]] = [("rounds per game", round_values)]
     if score:

@@ -1,24 +1,38 @@
 """The sections every game's report has: the run itself, the computer players, each seat's win
 rate, the score's distribution and the rounds per game. A game without its own sections
-(Apokerlypse) gets these alone."""
+(Apokerlypse) gets these alone (:data:`GENERIC`); a game's own are named by its registry entry
+(:func:`report_for`)."""
 
 from __future__ import annotations
 
 import math
 
+from apokalypse.engine.registry import ENTRIES, load
 from apokalypse.sim import plots
+from apokalypse.sim.collect import figures_for
 from apokalypse.sim.plots import Rate
 from apokalypse.sim.stats import chi_square_equal, mean_interval
 from apokalypse.sim.tables import show_argument
 
-from .model import Plot, Run, Section, Table, mean_cell, p_cell, rate, rate_cell
+from .model import (
+    GameReport,
+    Plot,
+    Run,
+    Section,
+    Table,
+    mean_cell,
+    p_cell,
+    rate,
+    rate_cell,
+)
 
-SCORES = ("total", "chips")  # the player column that holds a game's score, by preference
 SHOWN_ERRORS = 5
 
 
 def score_column(run: Run) -> str | None:
-    return next((c for c in SCORES if c in run.players), None)
+    """The player column that holds the game's score (its run summary's, :mod:`..collect`)."""
+    column = figures_for(run.game).score
+    return column if column is not None and column in run.players else None
 
 
 def run_section(run: Run) -> Section:
@@ -226,3 +240,21 @@ def rounds_section(run: Run) -> Section | None:
         ],
         [Table("Rounds per game (mean, 95 % CI)", ["players", "games", "rounds"], rows)],
     )
+
+
+def generic_sections(run: Run) -> list[Section | None]:
+    return [seats_section(run), score_section(run), rounds_section(run)]
+
+
+GENERIC = GameReport(generic_sections)
+
+
+def report_for(game: str) -> GameReport:
+    """The game's own part of the report (its registry entry's), or the generic one (also for
+    a results folder of a game this version does not know)."""
+    known = ENTRIES.get(game)
+    path = known.report if known is not None else None
+    found = GENERIC if path is None else load(path)
+    if not isinstance(found, GameReport):
+        raise TypeError(f"{game}'s report {path} is not a GameReport")
+    return found

@@ -4,7 +4,7 @@ finished games and their players, column by column), with the number formats of 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -135,6 +135,19 @@ class Run:
 
 
 # --- number formats -----------------------------------------------------------------------------
+
+
+RateOf = Callable[[Run, int], Rate]  # a run's rate at a player count
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """A game's own part of the report, which its registry entry names: its sections (after
+    the run's and the comparison's, before the computer players'), and the rates ``--compare``
+    tests between two runs besides the mean score and rounds."""
+
+    sections: Callable[[Run], Sequence[Section | None]]
+    rates: Sequence[tuple[str, RateOf]] = ()
 
 
 def pct(value: float, digits: int = 1) -> str:

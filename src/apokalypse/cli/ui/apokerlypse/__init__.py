@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from apokalypse.engine.events import Event
+from apokalypse.engine.events import Args, Event
 from apokalypse.games.apokerlypse import Action, Observation
 from apokalypse.games.apokerlypse.pending import Decision
 from apokalypse.i18n import text
@@ -32,7 +32,7 @@ class UI(Spoken):
         self.content = self.texts.content
         self.round = 0
         self.reveal: Event | None = None  # this round's revealed hands, for the scoring summary
-        self.scores: dict[int, Mapping[str, Any]] = {}  # "score" events' args
+        self.scores: dict[int, Args] = {}  # "score" events' args
         self.scored: tuple[int, list[ScoreRow]] | None = None  # the last round's final scoring
         self.board_shown = False  # whether a question has come with the board yet
 

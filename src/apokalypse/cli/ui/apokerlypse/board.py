@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from apokalypse.cli.ui.common import recent_panel
+from apokalypse.engine.events import Args
 from apokalypse.games.apokerlypse.cards import parse_card
 from apokalypse.games.apokerlypse.content import Content
 from apokalypse.games.apokerlypse.observation import ModsView, Observation
@@ -161,7 +162,7 @@ def status_table(
 
 # --- the final scoring -------------------------------------------------------------------------
 
-ScoreRow = tuple[int, Sequence[str], Mapping[str, Any] | None]  # seat, hand, score or None
+ScoreRow = tuple[int, Sequence[str], Args | None]  # seat, hand, the "score" event's args or None
 
 
 def score_table(rows: Sequence[ScoreRow], title: str, lang: str, names: Sequence[str]) -> Panel:

@@ -3,16 +3,18 @@ builds of the rules — pure Python and compiled by mypyc (``apokalypse/_build.p
 
 Each build is measured in a process of its own (``APOKALYPSE_BUILD=pure`` / ``compiled``, one
 after the other, never at once), which prints its figures as JSON (``python -m
-apokalypse.cli.bench GAME SECONDS``); this process puts them in one table with the speed-up.
+apokalypse.bench.engine GAME SECONDS``); this process puts them in one table with the speed-up.
 
-The figures, per player count (Apokalypse 2, 4, 6; Apokerlypse 2, 3, 4): random-play decisions
+The figures, per player count (the game's registry entry names them: Apokalypse 2, 4, 6;
+Apokerlypse 2, 3, 4): random-play decisions
 per second (legal actions, one uniform choice, apply — the inner loop of any playout), the cost
 of ``state.clone()`` (the price of every search node) and of ``state.determinize(seat, rng)``
 (a sampled world for a random seat: the price of every ISMCTS iteration), both on mid-game
 states. At 4 players: the heuristic player's decisions per second in heuristic games and
-ISMCTS iterations per second mid-game. Apokerlypse adds poker-hand evaluations per second (the
-final scoring's inner loop). Times are the measuring process's CPU time (:data:`clock`). The
-clock is read here and nowhere in ``games/`` (ARCHITECTURE: the rules have no clocks).
+ISMCTS iterations per second mid-game. A game may add figures of its own, in the module its entry
+names (Apokerlypse: poker-hand evaluations per second, the final scoring's inner loop,
+:mod:`.apokerlypse`). Times are the measuring process's CPU time (:data:`clock`). The
+clock is read here and nowhere in ``games/`` (the README's design: the rules have no clocks).
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ import platform
 import subprocess
 import sys
 import time
-from typing import Any
+from types import ModuleType
+from typing import Any, Protocol, cast
 
 from apokalypse import build_info
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.protocol import GameState
-from apokalypse.engine.registry import get_game
+from apokalypse.engine.registry import entry, get_game, part
 from apokalypse.engine.rng import Rng
 
 # The clock: this process's CPU time, not the wall's. The machines these figures come from are
@@ -36,7 +39,6 @@ from apokalypse.engine.rng import Rng
 # single-threaded, so on an idle machine both clocks agree.
 clock = time.process_time
 
-PLAYER_COUNTS = {"apokalypse": (2, 4, 6), "apokerlypse": (2, 3, 4)}
 BOT_PLAYERS = 4  # the heuristic and ISMCTS figures: 4-player games
 CLONE_SAMPLES = 40
 BOT_SAMPLES = 24
@@ -189,34 +191,10 @@ def ismcts_per_sec(seconds: float, game: str = "apokalypse") -> float:
     return iterations / spent
 
 
-def evaluator_benchmark(seconds: float = 1.0, hands: int = 20_000) -> float:
-    """Apokerlypse five-card evaluations per second (card ints in, strength out: the path the
-    final scoring takes) over seeded random hands."""
-    from apokalypse.games.apokerlypse.cards import DECK_SIZE
-    from apokalypse.games.apokerlypse.poker import evaluate
-
-    rng = Rng(52)
-    deck = list(range(DECK_SIZE))
-    pool: list[list[int]] = []
-    for _ in range(hands):
-        rng.shuffle(deck)
-        pool.append(deck[:5])
-    done = 0
-    start = clock()
-    deadline = start + seconds
-    while True:
-        for hand in pool:
-            evaluate(hand)
-        done += len(pool)
-        if clock() >= deadline:
-            break
-    return done / (clock() - start)
-
-
 def measure(seconds: float, game: str = "apokalypse") -> dict[str, Any]:
     """Every figure, in this process's build of the rules."""
     figures: dict[str, Any] = {}
-    for players in PLAYER_COUNTS.get(game, get_game(game).players):
+    for players in entry(game).bench.players:
         rate, decisions, games = decisions_per_sec(players, seconds, game)
         figures[str(players)] = {
             "decisions_per_sec": round(rate, 1),
@@ -228,9 +206,9 @@ def measure(seconds: float, game: str = "apokalypse") -> dict[str, Any]:
     data: dict[str, Any] = {"game": game, "build": build_info()["build"], "players": figures}
     data["heuristic_decisions_per_sec"] = round(heuristic_per_sec(seconds, game), 1)
     data["ismcts_iterations_per_sec"] = round(ismcts_per_sec(seconds, game), 1)
-    if game == "apokerlypse":
-        data["content"] = "plain"
-        data["evaluations_per_sec"] = round(evaluator_benchmark(seconds), 1)
+    own = own_figures(game)
+    if own is not None:
+        data.update(own.measure(seconds))
     return data
 
 
@@ -238,7 +216,7 @@ def measure_build(build: str, game: str, seconds: float) -> dict[str, Any]:
     """:func:`measure` in a process running ``build``; ``{"unavailable": why}`` when that build
     cannot be loaded (no compiled build, or a stale one)."""
     done = subprocess.run(
-        [sys.executable, "-m", "apokalypse.cli.bench", game, repr(seconds)],
+        [sys.executable, "-m", "apokalypse.bench.engine", game, repr(seconds)],
         env={**os.environ, "APOKALYPSE_BUILD": build},
         capture_output=True,
         text=True,
@@ -258,17 +236,38 @@ PER_PLAYERS = (
     ("clone_us", "clone(), {} players (µs)", False),
     ("determinize_us", "determinize(), {} players (µs)", False),
 )
-SINGLE = (
+Figure = tuple[str, str, bool]
+SINGLE: tuple[Figure, ...] = (
     ("heuristic_decisions_per_sec", f"heuristic decisions/s, {BOT_PLAYERS} players", True),
     ("ismcts_iterations_per_sec", f"ISMCTS iterations/s, {BOT_PLAYERS} players", True),
-    ("evaluations_per_sec", "poker-hand evaluations/s", True),
 )
+
+
+class OwnFigures(Protocol):
+    """A game's own figures (the module its entry's ``bench.figures`` names)."""
+
+    FIGURES: tuple[Figure, ...]  # (key, label, higher is better), as SINGLE
+
+    def measure(self, seconds: float) -> dict[str, object]:
+        """The figures under their keys, and anything the JSON should say beside them."""
+        ...
+
+
+def own_figures(game: str) -> OwnFigures | None:
+    found = part(game, "bench")
+    if found is None:
+        return None
+    if not (isinstance(found, ModuleType) and hasattr(found, "FIGURES")):
+        raise TypeError(f"{game}'s benchmark figures are not a module with FIGURES: {found!r}")
+    module: OwnFigures = cast(OwnFigures, found)
+    return module
 
 
 def rows(
     builds: dict[str, dict[str, Any]],
 ) -> list[tuple[str, str, list[float | None], float | None]]:
-    """(key, label, a value per build, speed-up compiled over pure) for every figure."""
+    """(key, label, a value per build, speed-up compiled over pure) for every figure (the
+    game's own too: the builds' figures name their game)."""
     measured = [b for b in builds.values() if "unavailable" not in b]
     if not measured:
         return []
@@ -285,7 +284,9 @@ def rows(
         for key, label, higher in PER_PLAYERS:
             values = [b.get("players", {}).get(players, {}).get(key) for b in builds.values()]
             add(f"{key}/{players}", label.format(players), values, higher)
-    for key, label, higher in SINGLE:
+    game = measured[0].get("game")
+    own = own_figures(game) if isinstance(game, str) else None
+    for key, label, higher in (*SINGLE, *(own.FIGURES if own is not None else ())):
         if key in measured[0]:
             add(key, label, [b.get(key) for b in builds.values()], higher)
     return out

@@ -169,7 +169,8 @@ def servers(options: LoadOptions) -> Iterator[list[Target]]:
     ):
         logs = [Path(folder, f"server{i}.log") for i in range(2 if options.scaled else 1)]
         if options.scaled:
-            from .store import fresh_schema  # SQLAlchemy only when a database is made here
+            # SQLAlchemy only when a database is made here
+            from apokalypse.server.store import fresh_schema
 
             database = stack.enter_context(fresh_schema(options.postgres_url, "load"))
             prefix = f"apokalypse-load:{secrets.token_hex(6)}:"
@@ -400,7 +401,7 @@ async def play_connection(
             continue
         handoff(run, game, observation["move"], where)
         await asyncio.sleep(run.think(rng))
-        action = rng.choice(state["legal"])
+        action = rng.choice(state["legal"])["text"]  # its notation, as sent back
         sent = time.perf_counter()
         game.sent_at, game.sent_move, game.sent_where = sent, observation["move"], where
         await ws.send(json.dumps({"type": "action", "action": action, "move": observation["move"]}))

@@ -1,6 +1,7 @@
-"""How fast the lab plays: games per hour for random, heuristic and searching players, in one
-process (with and without the collector), in local worker processes and on Ray, each with the
-results tables written as ``simulate --out`` writes them.
+"""``apokalypse bench-lab``: how fast the lab plays, printed as a table: games per hour for
+random, heuristic and searching players, in one process (with and without the collector), in
+local worker processes and on Ray, each with the results tables written as ``simulate --out``
+writes them.
 
 The figures answer the lab's questions: what the collector costs (one process, with against
 without), how the games scale from one worker to ``jobs`` (the rate per worker against one
@@ -19,8 +20,22 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .runner import Outcome, Stop, Task, chunk_size, outcomes, run_chunk, run_game, worker_pool
-from .tables import Writer, deck_name
+from rich.console import Console
+from rich.table import Table
+
+from apokalypse.bench import printed_as_json
+from apokalypse.engine.errors import ConfigError
+from apokalypse.sim.runner import (
+    Outcome,
+    Stop,
+    Task,
+    chunk_size,
+    outcomes,
+    run_chunk,
+    run_game,
+    worker_pool,
+)
+from apokalypse.sim.tables import Writer, deck_name
 
 clock = time.perf_counter
 
@@ -103,7 +118,7 @@ def measure(lineup: Lineup, games: int, jobs: int, ray: Any | None, folder: Path
         ),
     ]
     if ray is not None:
-        from .ray_pool import ray_outcomes
+        from apokalypse.sim.ray_pool import ray_outcomes
 
         runs.append(
             (
@@ -139,7 +154,7 @@ def run_lab_bench(jobs: int, scale: float, use_ray: bool, lineups: Iterable[str]
     data: dict[str, Any] = {"jobs": jobs, "scale": scale, "lineups": []}
     on_ray: AbstractContextManager[ModuleType | None] = nullcontext()
     if use_ray:
-        from .ray_pool import connected
+        from apokalypse.sim.ray_pool import connected
 
         on_ray = connected(None, jobs)
     start = clock()
@@ -157,3 +172,42 @@ def run_lab_bench(jobs: int, scale: float, use_ray: bool, lineups: Iterable[str]
                     folder = Path(tmp) / lineup.name
                     data["lineups"].append(measure(lineup, games, jobs, ray, folder))
     return data
+
+
+def run_bench_lab(
+    jobs: int, scale: float, use_ray: bool, lineups: list[str] | None, json_out: bool
+) -> None:
+    """The figures as a table per lineup, or as JSON; ``jobs`` is checked by the command."""
+    if not 0 < scale <= 100:  # also refuses nan
+        raise ConfigError(f"--scale must be more than 0 and at most 100, not {scale}")
+    names = [lineup.name for lineup in LINEUPS]
+    wanted = lineups or names
+    unknown = [n for n in wanted if n.lower() not in {m.lower() for m in names}]
+    if unknown:
+        raise ConfigError(f"--lineup {unknown[0]!r}: choose from {', '.join(names)}")
+    data = run_lab_bench(jobs, scale, use_ray, wanted)
+    if printed_as_json(data, json_out):
+        return
+    console = Console()
+    for row in data["lineups"]:
+        title = f"{row['lineup']} players ({', '.join(row['bots'])}), {row['games']} games"
+        table = Table(title=title, min_width=len(title) + 4)
+        table.add_column("how")
+        table.add_column("games per hour", justify="right")
+        table.add_column("seconds", justify="right")
+        for how, rate in row["games_per_hour"].items():
+            table.add_row(how, f"{rate:,}", f"{row['seconds'][how]:.2f}")
+        notes = [
+            f"collector cost {row['collector_cost']:+.1%}",
+            f"{jobs} processes: {row['per_worker']:.0%} of one process per worker",
+        ]
+        if "ray_per_worker" in row:
+            notes.append(
+                f"Ray: {row['ray_per_worker']:.0%} per worker,"
+                f" {row['ray_vs_processes']:.0%} of local processes' rate"
+            )
+        table.caption = "; ".join(notes)
+        console.print(table)
+    if "ray_start_seconds" in data:
+        console.print(f"Ray started in {data['ray_start_seconds']:.1f} s (not counted above)")
+    console.print(f"build: {data['build']}, Python {data['python']}")

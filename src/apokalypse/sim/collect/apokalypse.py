@@ -1,19 +1,5 @@
-"""The one collector: a game's events turned into the rows of the results tables (:mod:`.schema`).
-
-One :class:`Collector` per game, in the worker that plays it. It is told every event in order,
-the opening included, and at the end it hands back the game's own columns: one row for the game,
-one per seat. Nothing else in the lab computes statistics, so the tables, the report and the
-published figures all count the same way.
-
-It sees whole events, secret parts too (the front of a populace laid face down): it is the
-analysis after the fact, like a replay's omniscient view, and nothing of it reaches a player
-during a game. From the states it reads only what is settled before the first decision (the
-dealt ethos, the first startup player, the deck) and, at the end, what the result states.
-
-It must be cheap, a small fraction of a random playout: ``add`` dispatches on ``event.kind``
-through one dict of small functions, skips the kinds it does not need (deal, shelter, refill …)
-and only bumps counters; everything derived (by role, by side, sums) waits for ``finish``.
-"""
+"""Apokalypse's collector (:mod:`.`): who laid what where, attacks and their fate, the horsemen,
+the reckonings; and its figures in the ``simulate`` summary: how games ended and wins by ethos."""
 
 from __future__ import annotations
 
@@ -21,23 +7,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import pyarrow as pa
+from rich.console import Console
+from rich.table import Table
 
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
-from apokalypse.games.apokalypse import GAME as APOKALYPSE
-from apokalypse.games.apokalypse import Result as ApokalypseResult
+from apokalypse.games.apokalypse import Result
 from apokalypse.games.apokalypse import State as ApokalypseState
 from apokalypse.games.apokalypse.cards import EVIL, GOOD, HEAVEN, HORSEMAN_VP, NETHER
-from apokalypse.games.apokalypse.observation import ResultView
 from apokalypse.games.apokalypse.roles import ROLES, SEAL, Role
-from apokalypse.games.apokerlypse import GAME as APOKERLYPSE
-from apokalypse.games.apokerlypse import Result as ApokerlypseResult
-from apokalypse.games.apokerlypse import State as ApokerlypseState
-from apokalypse.games.apokerlypse.cards import FACTIONS
-from apokalypse.games.apokerlypse.poker import CATEGORIES
-from apokalypse.games.apokerlypse.setup import START_CHIPS
 
-Row = dict[str, Any]
+from . import Collector, Figures, Row, _int16s, _schema, count_table
 
 HORSEMEN = (1, 2, 3, 4)
 # The roles a card played from hand can have (a seal is laid as a reward, a horseman rides):
@@ -48,46 +28,10 @@ HORSEMAN_ROUND = {k: f"horseman{k}_round" for k in HORSEMEN}
 DEATHS = {k: f"deaths{k}" for k in HORSEMEN}
 RECKONING = {k: f"reckoning{k}" for k in HORSEMEN}
 PLAYED = {role: f"played_{role.replace('-', '_')}" for role in HAND_ROLES}
-
-
-def _schema(columns: list[pa.Field[Any]]) -> pa.Schema:
-    """``pa.schema`` of fields of mixed types (typed ``Field[Any]`` for the type checker)."""
-    return pa.schema(columns)
-
-
-def _int16s(*names: str) -> list[pa.Field[Any]]:
-    return [pa.field(name, pa.int16()) for name in names]
-
-
-class Collector:
-    """The collector of a game without statistics of its own: no columns; every game's common
-    columns are the runner's. Subclasses keep this interface (the runner knows nothing else)."""
-
-    game_schema: ClassVar[pa.Schema] = pa.schema([])  # the game's own game columns, in order
-    player_schema: ClassVar[pa.Schema] = pa.schema([])  # the game's own player columns
-    # what ``add`` does with each kind of event (a subclass's own table, filled below it)
-    _handlers: ClassVar[Mapping[str, Callable[[Any, Event], None]]] = {}
-
-    def __init__(self, state: GameState) -> None:
-        """``state``: the new game, before its opening. Every registered game's state carries
-        its config, whose ``players`` (GameConfig) is the number of seats."""
-        self.players: int = getattr(getattr(state, "config", None), "players", 0)
-
-    def add(self, events: Sequence[Event]) -> None:
-        """Every event of the game, in order, the opening included: each kind that counts goes
-        to its small function in ``_handlers``; the others are skipped."""
-        handler_of = self._handlers.get
-        for event in events:
-            handler = handler_of(event.kind)
-            if handler is not None:
-                handler(self, event)
-
-    def finish(self, state: GameState) -> tuple[Row, list[Row]]:
-        """The game's own game columns, and its own player columns per seat (seat order)."""
-        return {}, [{} for _ in range(self.players)]
-
-
-# --- Apokalypse -----------------------------------------------------------------------------------
+# The columns ``outcome`` takes from the result, empty for a game without one.
+NO_RESULT: Row = dict.fromkeys(("case", "good_seats", "evil_seats", "good_populaces",
+                                "evil_populaces"))  # fmt: skip
+NO_SEAT_RESULT: Row = dict.fromkeys(("ethos", "total"))
 
 Handler = Callable[["ApokalypseCollector", Event], None]
 
@@ -271,18 +215,34 @@ class ApokalypseCollector(Collector):
 
     # --- the rows -------------------------------------------------------------------------------
 
+    @staticmethod
+    def outcome(result: Mapping[str, Any], players: int) -> tuple[Row, list[Row]]:
+        ethos = result["ethos"]
+        game: Row = {
+            "case": result["case"],
+            "good_seats": ethos.count("good"),
+            "evil_seats": ethos.count("evil"),
+            "good_populaces": result["good_populaces"],
+            "evil_populaces": result["evil_populaces"],
+        }
+        totals = result["totals"]
+        return game, [{"ethos": ethos[q], "total": totals[q]} for q in range(players)]
+
     def finish(self, state: GameState) -> tuple[Row, list[Row]]:
         result = state.result
-        view = result.view() if isinstance(result, ApokalypseResult) else None
-        ethos = view["ethos"] if view is not None else None
         n = self.players
+        end, seats = (
+            self.outcome(result.view(), n)
+            if isinstance(result, Result)
+            else (NO_RESULT, [NO_SEAT_RESULT] * n)
+        )
         game: Row = {
-            "case": view["case"] if view is not None else None,
-            "good_seats": ethos.count("good") if ethos is not None else None,
-            "evil_seats": ethos.count("evil") if ethos is not None else None,
+            "case": end["case"],
+            "good_seats": end["good_seats"],
+            "evil_seats": end["evil_seats"],
             "good_seats_dealt": self.ethos_dealt.count(GOOD),
-            "good_populaces": view["good_populaces"] if view is not None else None,
-            "evil_populaces": view["evil_populaces"] if view is not None else None,
+            "good_populaces": end["good_populaces"],
+            "evil_populaces": end["evil_populaces"],
             "rounds": self.round,
             "startup": self.first_startup,
         }
@@ -293,14 +253,14 @@ class ApokalypseCollector(Collector):
         game["attacks"] = sum(self.attacks)
         game["defended"] = sum(self.attacks_stopped)
         game["conversions"] = sum(self.conversions)
-        return game, [self._player(seat, view) for seat in range(n)]
+        return game, [self._player(seat, seats[seat]) for seat in range(n)]
 
-    def _player(self, seat: int, view: ResultView | None) -> Row:
+    def _player(self, seat: int, end: Row) -> Row:
         row: Row = {
             "startup": seat == self.first_startup,
             "ethos_dealt": "good" if self.ethos_dealt[seat] == GOOD else "evil",
-            "ethos": view["ethos"][seat] if view is not None else None,
-            "total": view["totals"][seat] if view is not None else None,
+            "ethos": end["ethos"],
+            "total": end["total"],
         }
         for k in HORSEMEN:
             scores = self.reckonings[k]
@@ -356,193 +316,41 @@ ApokalypseCollector._handlers = {
 }
 
 
-# --- Apokerlypse ----------------------------------------------------------------------------------
+class ApokalypseFigures(Figures):
+    """How games ended (the result's case) and wins by final ethos; the seats' totals (R-END-2)
+    averaged per bot; a tournament's points are the same totals."""
 
-# the poker categories by strength, high card first
-CATEGORY_RANK: dict[str, int] = {category: rank for rank, category in enumerate(CATEGORIES)}
-PokerHandler = Callable[["ApokerlypseCollector", Event], None]
+    score = "total"
+    score_key = "avg_total"
+    score_title = "average total"
+    points = "total"
+    points_title = "points"
 
+    def __init__(self) -> None:
+        self.cases: dict[str, int] = {}
+        self.ethos: dict[str, list[int]] = {}  # ethos -> [seats, wins]
 
-class ApokerlypseCollector(Collector):
-    """Apokerlypse: rounds, chips paid and won, the hands scored, who dropped out or ran short.
+    def add(self, game: Row, seats: Sequence[Row]) -> None:
+        self.cases[game["case"]] = self.cases.get(game["case"], 0) + 1
+        for seat in seats:
+            e = self.ethos.setdefault(seat["ethos"], [0, 0])
+            e[0] += 1
+            e[1] += 1 if seat["won"] else 0
 
-    A "pot won" is a round whose pot the seat took or shared (K-SCORE-7); the hands scored are
-    those revealed and scored at the end of a round (K-SCORE-1), by poker category."""
-
-    game_schema = _schema(
-        [
-            pa.field("rounds", pa.int16()),  # from the result
-            # no-chips (K-END-1) | nobody-can-pay (the cost outgrew every stack: the engine's end)
-            pa.field("reason", pa.string()),
-            pa.field("last_cost", pa.int16()),  # the cost of the last round's phases
-            *_int16s(
-                "split_pots",  # rounds whose pot was shared by tied totals (KD-SCORE-1)
-                "drops",  # players dropping out of a round, all rounds (K-ROUND-3/4)
-                "shorts",  # shortages announced (K-SHORT-1, KD-ROUND-1)
-                "effects",  # card effects and faction abilities announced
-                "blocks",  # card effects blocked
-            ),
-        ]
-    )
-    player_schema = _schema(
-        [
-            # military | civilians | plunderers | zombies (K-SETUP-1), drawn by the seed
-            pa.field("faction", pa.string()),
-            pa.field("dealer", pa.bool_()),  # dealt round 1
-            pa.field("chips", pa.int16()),  # final, from the result
-            pa.field("chips_delta", pa.int16()),  # chips less the 12 it started with (K-SETUP-2)
-            pa.field("broke", pa.bool_()),  # ran out of chips, which ended the game (K-END-1)
-            *_int16s(
-                "paid",  # chips paid into pots
-                "pots_won",  # rounds whose pot it took or shared
-                "chips_won",  # its shares of those pots
-                "hands_scored",
-                "drops",
-                "shorts",
-                "effects",  # effects it announced, abilities included
-                "blocks",  # effects of others it blocked
-                "gained",  # chips from the bank through effects
-                "lost",  # chips to the bank through effects
-            ),
-            pa.field("best_category", pa.string()),  # its best hand scored (null: none scored)
-            pa.field("categories", pa.map_(pa.string(), pa.int16())),  # hands scored, by category
-        ]
-    )
-
-    _handlers: ClassVar[Mapping[str, PokerHandler]]
-
-    def __init__(self, state: GameState) -> None:
-        if not isinstance(state, ApokerlypseState):
-            raise TypeError(f"an Apokerlypse collector needs an Apokerlypse state, not {state!r}")
-        n = self.players = state.n
-        self.factions = [FACTIONS[f] for f in state.factions]
-        # the first dealer: new_game deals round 1 before the first decision, and the opening
-        # (which this collector is told next) already holds its events
-        self.first_dealer = -1
-        self.last_cost = 0
-        self.split_pots = 0
-        self.broke: list[int] = []
-        self.paid = [0] * n
-        self.pots_won = [0] * n
-        self.chips_won = [0] * n
-        self.drops = [0] * n
-        self.shorts = [0] * n
-        self.effects = [0] * n
-        self.blocks = [0] * n
-        self.gained = [0] * n
-        self.lost = [0] * n
-        self.categories: list[dict[str, int]] = [{} for _ in range(n)]
-
-    def _round_start(self, event: Event) -> None:
-        args = event.args
-        if self.first_dealer < 0:
-            self.first_dealer = args["dealer"]
-        self.last_cost = args["cost"]
-
-    def _pay(self, event: Event) -> None:
-        args = event.args
-        self.paid[args["seat"]] += args["amount"]
-
-    def _short(self, event: Event) -> None:
-        self.shorts[event.args["seat"]] += 1
-
-    def _drop(self, event: Event) -> None:
-        self.drops[event.args["seat"]] += 1
-
-    def _effect(self, event: Event) -> None:
-        self.effects[event.args["seat"]] += 1
-
-    def _blocked(self, event: Event) -> None:
-        self.blocks[event.args["seat"]] += 1
-
-    def _gain(self, event: Event) -> None:
-        args = event.args
-        self.gained[args["seat"]] += args["amount"]
-
-    def _lose(self, event: Event) -> None:
-        args = event.args
-        self.lost[args["seat"]] += args["amount"]
-
-    def _score(self, event: Event) -> None:
-        args = event.args
-        counts = self.categories[args["seat"]]
-        category = args["category"]
-        counts[category] = counts.get(category, 0) + 1
-
-    def _pot(self, event: Event) -> None:
-        args = event.args
-        winners, share = args["winners"], args["share"]
-        if len(winners) > 1:
-            self.split_pots += 1
-        for seat in winners:
-            self.pots_won[seat] += 1
-            self.chips_won[seat] += share
-
-    def _game_over(self, event: Event) -> None:
-        self.broke = event.args["broke"]
-
-    def finish(self, state: GameState) -> tuple[Row, list[Row]]:
-        result = state.result
-        view = result.view() if isinstance(result, ApokerlypseResult) else None
-        game: Row = {
-            "rounds": view["rounds"] if view is not None else None,
-            "reason": view["reason"] if view is not None else None,
-            "last_cost": self.last_cost,
-            "split_pots": self.split_pots,
-            "drops": sum(self.drops),
-            "shorts": sum(self.shorts),
-            "effects": sum(self.effects),
-            "blocks": sum(self.blocks),
+    def to_json(self) -> dict[str, object]:
+        return {
+            "cases": dict(sorted(self.cases.items())),
+            "ethos": {
+                name: {"seats": s, "wins": w, "win_rate": round(w / s, 4)}
+                for name, (s, w) in sorted(self.ethos.items())
+            },
         }
-        players: list[Row] = []
-        for seat in range(self.players):
-            chips = view["chips"][seat] if view is not None else None
-            counts = self.categories[seat]
-            best = max(counts, key=CATEGORY_RANK.__getitem__) if counts else None
-            players.append(
-                {
-                    "faction": self.factions[seat],
-                    "dealer": seat == self.first_dealer,
-                    "chips": chips,
-                    "chips_delta": chips - START_CHIPS if chips is not None else None,
-                    "broke": seat in self.broke if view is not None else None,
-                    "paid": self.paid[seat],
-                    "pots_won": self.pots_won[seat],
-                    "chips_won": self.chips_won[seat],
-                    "hands_scored": sum(counts.values()),
-                    "drops": self.drops[seat],
-                    "shorts": self.shorts[seat],
-                    "effects": self.effects[seat],
-                    "blocks": self.blocks[seat],
-                    "gained": self.gained[seat],
-                    "lost": self.lost[seat],
-                    "best_category": best,
-                    "categories": {c: counts[c] for c in CATEGORIES if c in counts},
-                }
-            )
-        return game, players
 
-
-ApokerlypseCollector._handlers = {
-    "round-start": ApokerlypseCollector._round_start,
-    "pay": ApokerlypseCollector._pay,
-    "short": ApokerlypseCollector._short,
-    "drop": ApokerlypseCollector._drop,
-    "effect": ApokerlypseCollector._effect,
-    "blocked": ApokerlypseCollector._blocked,
-    "gain": ApokerlypseCollector._gain,
-    "lose": ApokerlypseCollector._lose,
-    "score": ApokerlypseCollector._score,
-    "pot": ApokerlypseCollector._pot,
-    "game-over": ApokerlypseCollector._game_over,
-}
-
-COLLECTORS: dict[str, type[Collector]] = {
-    APOKALYPSE.name: ApokalypseCollector,
-    APOKERLYPSE.name: ApokerlypseCollector,
-}
-
-
-def collector_for(game: str) -> type[Collector]:
-    """The collector of a registered game: its own, or the base one (no columns of its own)."""
-    return COLLECTORS.get(game, Collector)
+    def print(self, console: Console, data: Mapping[str, Any]) -> None:
+        ethos = Table(title="Wins by ethos")
+        for col in ("ethos", "seats", "wins", "win rate"):
+            ethos.add_column(col, justify="left" if col == "ethos" else "right")
+        for name, e in data["ethos"].items():
+            ethos.add_row(name, str(e["seats"]), str(e["wins"]), f"{e['win_rate']:.1%}")
+        console.print(ethos)
+        console.print(count_table("How games ended", "case", data["cases"]))

@@ -1,0 +1,252 @@
+"""Apokerlypse's collector (:mod:`.`): rounds, chips paid and won, the hands scored, who dropped
+out or ran short; and its figures in the ``simulate`` summary: rounds per game and how games
+ended."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import pyarrow as pa
+from rich.console import Console
+
+from apokalypse.engine.events import Event
+from apokalypse.engine.protocol import GameState
+from apokalypse.games.apokerlypse import Result
+from apokalypse.games.apokerlypse import State as ApokerlypseState
+from apokalypse.games.apokerlypse.cards import FACTIONS
+from apokalypse.games.apokerlypse.poker import CATEGORIES
+from apokalypse.games.apokerlypse.setup import START_CHIPS
+
+from . import Collector, Figures, Row, _int16s, _schema, count_table
+
+# The columns ``outcome`` takes from the result, empty for a game without one.
+NO_RESULT: Row = dict.fromkeys(("rounds", "reason"))
+NO_SEAT_RESULT: Row = dict.fromkeys(("chips", "chips_delta"))
+# the poker categories by strength, high card first
+CATEGORY_RANK: dict[str, int] = {category: rank for rank, category in enumerate(CATEGORIES)}
+PokerHandler = Callable[["ApokerlypseCollector", Event], None]
+
+
+class ApokerlypseCollector(Collector):
+    """Apokerlypse: rounds, chips paid and won, the hands scored, who dropped out or ran short.
+
+    A "pot won" is a round whose pot the seat took or shared (K-SCORE-7); the hands scored are
+    those revealed and scored at the end of a round (K-SCORE-1), by poker category."""
+
+    game_schema = _schema(
+        [
+            pa.field("rounds", pa.int16()),  # from the result
+            # no-chips (K-END-1) | nobody-can-pay (the cost outgrew every stack: the engine's end)
+            pa.field("reason", pa.string()),
+            pa.field("last_cost", pa.int16()),  # the cost of the last round's phases
+            *_int16s(
+                "split_pots",  # rounds whose pot was shared by tied totals (KD-SCORE-1)
+                "drops",  # players dropping out of a round, all rounds (K-ROUND-3/4)
+                "shorts",  # shortages announced (K-SHORT-1, KD-ROUND-1)
+                "effects",  # card effects and faction abilities announced
+                "blocks",  # card effects blocked
+            ),
+        ]
+    )
+    player_schema = _schema(
+        [
+            # military | civilians | plunderers | zombies (K-SETUP-1), drawn by the seed
+            pa.field("faction", pa.string()),
+            pa.field("dealer", pa.bool_()),  # dealt round 1
+            pa.field("chips", pa.int16()),  # final, from the result
+            pa.field("chips_delta", pa.int16()),  # chips less the 12 it started with (K-SETUP-2)
+            pa.field("broke", pa.bool_()),  # ran out of chips, which ended the game (K-END-1)
+            *_int16s(
+                "paid",  # chips paid into pots
+                "pots_won",  # rounds whose pot it took or shared
+                "chips_won",  # its shares of those pots
+                "hands_scored",
+                "drops",
+                "shorts",
+                "effects",  # effects it announced, abilities included
+                "blocks",  # effects of others it blocked
+                "gained",  # chips from the bank through effects
+                "lost",  # chips to the bank through effects
+            ),
+            pa.field("best_category", pa.string()),  # its best hand scored (null: none scored)
+            pa.field("categories", pa.map_(pa.string(), pa.int16())),  # hands scored, by category
+        ]
+    )
+
+    _handlers: ClassVar[Mapping[str, PokerHandler]]
+
+    def __init__(self, state: GameState) -> None:
+        if not isinstance(state, ApokerlypseState):
+            raise TypeError(f"an Apokerlypse collector needs an Apokerlypse state, not {state!r}")
+        n = self.players = state.n
+        self.factions = [FACTIONS[f] for f in state.factions]
+        # the first dealer: new_game deals round 1 before the first decision, and the opening
+        # (which this collector is told next) already holds its events
+        self.first_dealer = -1
+        self.last_cost = 0
+        self.split_pots = 0
+        self.broke: list[int] = []
+        self.paid = [0] * n
+        self.pots_won = [0] * n
+        self.chips_won = [0] * n
+        self.drops = [0] * n
+        self.shorts = [0] * n
+        self.effects = [0] * n
+        self.blocks = [0] * n
+        self.gained = [0] * n
+        self.lost = [0] * n
+        self.categories: list[dict[str, int]] = [{} for _ in range(n)]
+
+    def _round_start(self, event: Event) -> None:
+        args = event.args
+        if self.first_dealer < 0:
+            self.first_dealer = args["dealer"]
+        self.last_cost = args["cost"]
+
+    def _pay(self, event: Event) -> None:
+        args = event.args
+        self.paid[args["seat"]] += args["amount"]
+
+    def _short(self, event: Event) -> None:
+        self.shorts[event.args["seat"]] += 1
+
+    def _drop(self, event: Event) -> None:
+        self.drops[event.args["seat"]] += 1
+
+    def _effect(self, event: Event) -> None:
+        self.effects[event.args["seat"]] += 1
+
+    def _blocked(self, event: Event) -> None:
+        self.blocks[event.args["seat"]] += 1
+
+    def _gain(self, event: Event) -> None:
+        args = event.args
+        self.gained[args["seat"]] += args["amount"]
+
+    def _lose(self, event: Event) -> None:
+        args = event.args
+        self.lost[args["seat"]] += args["amount"]
+
+    def _score(self, event: Event) -> None:
+        args = event.args
+        counts = self.categories[args["seat"]]
+        category = args["category"]
+        counts[category] = counts.get(category, 0) + 1
+
+    def _pot(self, event: Event) -> None:
+        args = event.args
+        winners, share = args["winners"], args["share"]
+        if len(winners) > 1:
+            self.split_pots += 1
+        for seat in winners:
+            self.pots_won[seat] += 1
+            self.chips_won[seat] += share
+
+    def _game_over(self, event: Event) -> None:
+        self.broke = event.args["broke"]
+
+    @staticmethod
+    def outcome(result: Mapping[str, Any], players: int) -> tuple[Row, list[Row]]:
+        chips = result["chips"]
+        game: Row = {"rounds": result["rounds"], "reason": result["reason"]}
+        return game, [
+            {"chips": chips[q], "chips_delta": chips[q] - START_CHIPS} for q in range(players)
+        ]
+
+    def finish(self, state: GameState) -> tuple[Row, list[Row]]:
+        result = state.result
+        n = self.players
+        over = isinstance(result, Result)
+        end, seats = (
+            self.outcome(result.view(), n)
+            if isinstance(result, Result)
+            else (NO_RESULT, [NO_SEAT_RESULT] * n)
+        )
+        game: Row = {
+            "rounds": end["rounds"],
+            "reason": end["reason"],
+            "last_cost": self.last_cost,
+            "split_pots": self.split_pots,
+            "drops": sum(self.drops),
+            "shorts": sum(self.shorts),
+            "effects": sum(self.effects),
+            "blocks": sum(self.blocks),
+        }
+        players: list[Row] = []
+        for seat in range(n):
+            counts = self.categories[seat]
+            best = max(counts, key=CATEGORY_RANK.__getitem__) if counts else None
+            players.append(
+                {
+                    "faction": self.factions[seat],
+                    "dealer": seat == self.first_dealer,
+                    "chips": seats[seat]["chips"],
+                    "chips_delta": seats[seat]["chips_delta"],
+                    "broke": seat in self.broke if over else None,
+                    "paid": self.paid[seat],
+                    "pots_won": self.pots_won[seat],
+                    "chips_won": self.chips_won[seat],
+                    "hands_scored": sum(counts.values()),
+                    "drops": self.drops[seat],
+                    "shorts": self.shorts[seat],
+                    "effects": self.effects[seat],
+                    "blocks": self.blocks[seat],
+                    "gained": self.gained[seat],
+                    "lost": self.lost[seat],
+                    "best_category": best,
+                    "categories": {c: counts[c] for c in CATEGORIES if c in counts},
+                }
+            )
+        return game, players
+
+
+ApokerlypseCollector._handlers = {
+    "round-start": ApokerlypseCollector._round_start,
+    "pay": ApokerlypseCollector._pay,
+    "short": ApokerlypseCollector._short,
+    "drop": ApokerlypseCollector._drop,
+    "effect": ApokerlypseCollector._effect,
+    "blocked": ApokerlypseCollector._blocked,
+    "gain": ApokerlypseCollector._gain,
+    "lose": ApokerlypseCollector._lose,
+    "score": ApokerlypseCollector._score,
+    "pot": ApokerlypseCollector._pot,
+    "game-over": ApokerlypseCollector._game_over,
+}
+
+
+class ApokerlypseFigures(Figures):
+    """Rounds per game and how games ended; the seats' final chips averaged per bot; a
+    tournament compares the chips won (less the chips each seat started with, K-SETUP-2)."""
+
+    score = "chips"
+    score_key = "avg_chips"
+    score_title = "average chips"
+    points = "chips_delta"
+    points_title = "chips won"
+
+    def __init__(self) -> None:
+        self.rounds: list[int] = []
+        self.endings: dict[str, int] = {}
+
+    def add(self, game: Row, seats: Sequence[Row]) -> None:
+        self.rounds.append(game["rounds"])
+        self.endings[game["reason"]] = self.endings.get(game["reason"], 0) + 1
+
+    def to_json(self) -> dict[str, object]:
+        r = self.rounds
+        return {
+            "rounds": {
+                "average": round(sum(r) / len(r), 3) if r else None,
+                "min": min(r, default=None),
+                "max": max(r, default=None),
+            },
+            "endings": dict(sorted(self.endings.items())),
+        }
+
+    def print(self, console: Console, data: Mapping[str, Any]) -> None:
+        r = data["rounds"]
+        if r["average"] is not None:
+            console.print(f"rounds per game: {r['average']:.2f} on average, {r['min']}–{r['max']}")
+        console.print(count_table("How games ended", "ending", data["endings"]))

@@ -1,0 +1,309 @@
+"""A seat's view: what one viewer (a seat, or a spectator) is sent, and whether to send it.
+
+Every game's state message is put together here, from what the game lets that viewer know (its
+observation, its views of the events, its legal actions) and what the server knows of the table
+(the seats' statuses, the clock, the rematch), so there is one place that decides what leaves
+the server. Each game's own file (``wire/<game>.py``) names its types and its parts; this module
+holds what every game shares.
+
+Who is asked in a defence or block window is a secret of the asked seat: its observation alone
+shows it. So a viewer is sent a message only when its own view changed (:func:`stable`), its
+clock shows only the decision its observation shows, and a window's decisions never draw on a
+time bank (:mod:`apokalypse.server.games`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Generic, Literal, NotRequired, Protocol, TypeVar
+
+from typing_extensions import ReadOnly, TypedDict
+
+from apokalypse.engine.events import Event, EventView
+from apokalypse.engine.protocol import ActionValue, GameState
+from apokalypse.i18n import seat_names
+from apokalypse.i18n.texts import Texts
+
+# Raised whenever a message changes shape (the browser's types are generated from the same schema).
+WIRE_VERSION = 2
+
+A = TypeVar("A", bound=ActionValue)  # the game's action
+O = TypeVar("O", bound=Mapping[str, object])  # the game's observation  # noqa: E741
+L = TypeVar("L", bound=Mapping[str, object])  # the game's legal action with its parts
+F = TypeVar("F")  # the game's forecast (None for a game without one)
+C = TypeVar("C", bound=Mapping[str, object])  # the game's card facts
+
+
+class EventMessage(TypedDict):
+    """A player's view of one event (:meth:`apokalypse.engine.events.EventView.to_json`)."""
+
+    kind: str
+    args: dict[str, object]
+    seen: bool  # True when args include the event's secret part (this player may know it)
+
+
+class SeatStatus(TypedDict):
+    seat: int
+    kind: str  # "human" or a computer player's name
+    connected: bool  # its person has the game open (on this server process)
+    away: bool  # a computer player plays it for its person, who left or ran out of time
+
+
+class Sentences(TypedDict):
+    """The same sentences the terminal shows, in the game's language."""
+
+    log: list[str]  # a line per event of this message (some events have none)
+    question: str  # the decision this seat faces ("" when it faces none)
+    choices: list[str]  # what each of ``legal`` does, in the same order
+
+
+class Deciding(TypedDict):
+    """The decision being timed, shown only to a viewer whose observation shows who decides."""
+
+    seat: int
+    turn_ms: int  # the decision's own time left when the message was sent
+    remaining_ms: int  # with the time bank: when it is spent, a computer player takes over
+
+
+class ClockView(TypedDict):
+    turn_s: float  # the time for each decision before the bank is drawn on
+    bank_ms: int | None  # the viewer's own time bank (None: a spectator)
+    deciding: Deciding | None
+
+
+class SeatKind(TypedDict):
+    seat: int
+    kind: str  # "human" or a computer player's name
+
+
+class SeatLink(TypedDict):
+    seat: int
+    kind: str  # "human" or a computer player's name
+    token: NotRequired[str]  # a person's seat: the key of its secret invite link
+
+
+class Created(TypedDict):
+    """``POST /api/games``: the new game, and the key of each person's seat (only here)."""
+
+    id: str
+    seats: list[SeatLink]
+
+
+class Summary(TypedDict):
+    """``GET /api/games/{id}``: what anybody may know of a game, no token needed. ``move`` is
+    the public observation's, frozen in a window like it; the seed only once it is over."""
+
+    id: str
+    game: str
+    players: int
+    seats: list[SeatKind]
+    lang: str
+    move: int
+    over: bool
+    result: dict[str, object] | None
+    seed: NotRequired[int]
+
+
+class Rematch(TypedDict):
+    id: str  # the new game: the same invite key opens the same seat there
+
+
+class StateMessage(TypedDict, Generic[O, L, F, C]):
+    """A seat's (or a spectator's) view, sent when it changed. Made once and never changed
+    (``ReadOnly``: a game's message is then also a message of any game, for the server)."""
+
+    type: Literal["state"]
+    wire: int
+    seat: int | None  # the viewer; None: a spectator
+    names: list[str]  # each seat's name as this viewer reads it
+    seats: list[SeatStatus]
+    observation: ReadOnly[O]
+    events: list[EventMessage]  # since the connection's last message, in its view
+    legal: ReadOnly[Sequence[L]]  # the actions this viewer may send now: notation and parts
+    text: Sentences
+    cards: ReadOnly[Mapping[str, C] | None]  # in a connection's first message, else None
+    forecast: ReadOnly[F]
+    clock: ClockView | None
+    rematch: Rematch | None
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """The server's turn timer at one moment (seconds)."""
+
+    turn: float
+    banks: Sequence[float]  # each seat's time bank
+    seat: int | None  # the person deciding, if one is timed
+    turn_left: float  # the decision's own time left
+    remaining: float  # with the bank
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the server knows of a game beyond its state."""
+
+    kinds: Sequence[str]  # each seat's: "human" or a computer player's name
+    connected: frozenset[int]  # seats whose person has the game open here
+    away: frozenset[int]  # people's seats a computer plays for now
+    rematch: str | None  # the rematch's id, once somebody asked
+    lang: str
+    clock: ClockReading | None = None
+
+
+def clock_view(table: Table, seat: int | None, shown: int | None) -> ClockView | None:
+    """The clock as ``seat`` may know it: its own bank, and the deciding seat's time only when
+    its observation shows ``shown`` deciding (in a window, nobody but the seat asked learns who
+    is asked, R-INFO-3)."""
+    clock = table.clock
+    if clock is None:
+        return None
+    deciding: Deciding | None = None
+    if clock.seat is not None and clock.seat == shown:
+        deciding = {
+            "seat": clock.seat,
+            "turn_ms": round(clock.turn_left * 1000),
+            "remaining_ms": round(clock.remaining * 1000),
+        }
+    bank = None if seat is None else round(clock.banks[seat] * 1000)
+    return {"turn_s": clock.turn, "bank_ms": bank, "deciding": deciding}
+
+
+def state_message(
+    state: GameState[A, O],
+    seat: int | None,
+    events: Sequence[Event],
+    texts: Texts[A, O],
+    table: Table,
+    legal: Callable[[A], L],
+    forecast: F,
+    cards: Mapping[str, C] | None,
+) -> StateMessage[O, L, F, C]:
+    """The state message of ``seat`` (None: a spectator) with ``events``, the news since its
+    last message. Only views leave: ``event.view(seat)``, the viewer's observation, the legal
+    actions only of the seat to act, sentences rendered from those alone."""
+    observation = state.observation(seat)
+    deciding = not state.is_over and seat is not None and observation.get("to_act") == seat
+    actions = list(state.legal_actions()) if deciding else []
+    views: list[EventView] = [event.view(seat) for event in events]
+    names = seat_names(len(table.kinds), seat, table.lang)
+    shown = observation.get("to_act")
+    message: StateMessage[O, L, F, C] = {
+        "type": "state",
+        "wire": WIRE_VERSION,
+        "seat": seat,
+        "names": names,
+        "seats": [
+            {"seat": q, "kind": kind, "connected": q in table.connected, "away": q in table.away}
+            for q, kind in enumerate(table.kinds)
+        ],
+        "observation": observation,
+        "events": [_event(view) for view in views],
+        "legal": [legal(action) for action in actions],
+        "text": {
+            "log": texts.render_events(views, names),
+            "question": texts.decision_text(seat, observation, names)
+            if deciding and seat is not None
+            else "",
+            "choices": [texts.render_action(a, observation, names) for a in actions],
+        },
+        "forecast": forecast,
+        "clock": clock_view(table, seat, shown if isinstance(shown, int) else None),
+        "rematch": {"id": table.rematch} if table.rematch is not None else None,
+        "cards": dict(cards) if cards is not None else None,
+    }
+    return message
+
+
+def _event(view: EventView) -> EventMessage:
+    return {"kind": view.kind, "args": dict(view.args), "seen": view.seen}
+
+
+# What the server sends, for any game: each game's own file types it exactly.
+WireState = StateMessage[Mapping[str, object], Mapping[str, object], object, Mapping[str, object]]
+
+
+class SeatViews(Protocol):
+    """A game's seat views (:class:`GameViews`, made by ``wire/<game>.py``), for any game."""
+
+    def view(
+        self,
+        state: GameState,
+        viewer: int | None,
+        events: Sequence[Event],
+        table: Table,
+        first: bool,
+    ) -> WireState: ...
+
+
+class GameViews(Generic[A, O, L, F, C]):
+    """The state messages of one game in progress, for any viewer: ``wire/<game>.py`` makes it
+    from the game's texts and names its parts (``legal``: an action with its parts;
+    ``forecast``: what the board shows beside the public observation; ``cards``: the card
+    facts of the game's deck)."""
+
+    def __init__(
+        self,
+        texts: Texts[A, O],
+        legal: Callable[[A], L],
+        forecast: Callable[[O], F],
+        cards: Callable[[], Mapping[str, C]],
+    ) -> None:
+        self.texts, self.legal, self._forecast_of, self.cards = texts, legal, forecast, cards
+        self._forecast: tuple[int, F] | None = None
+
+    def forecast(self, state: GameState[A, O]) -> F:
+        """The forecast of the public observation (the same for everybody, frozen with it in a
+        window), made once per move."""
+        made = self._forecast
+        if made is None or made[0] != state.move:
+            made = self._forecast = (state.move, self._forecast_of(state.observation(None)))
+        return made[1]
+
+    def view(
+        self,
+        state: GameState[A, O],
+        viewer: int | None,
+        events: Sequence[Event],
+        table: Table,
+        first: bool,
+    ) -> StateMessage[O, L, F, C]:
+        """The state message of ``viewer`` with ``events``, the news since its last message
+        (``first``: a connection's first message, with the card facts)."""
+        cards = self.cards() if first else None
+        forecast = self.forecast(state)
+        return state_message(state, viewer, events, self.texts, table, self.legal, forecast, cards)
+
+
+def seat_views(game: str, texts: Texts) -> SeatViews:
+    """The seat views of ``game`` (a registry name), speaking through ``texts``."""
+    views: SeatViews = import_module(f"{__package__}.{game}").seat_views(texts)
+    return views
+
+
+Stable = tuple[object, ...]
+
+
+def stable(message: StateMessage[O, L, F, C]) -> Stable:
+    """What a message says apart from its news and the passing of time: two messages of a
+    connection with the same form and no events in the second say the same, and the second is
+    not sent (each message sent is news, so one that is not would tell the viewer that
+    something it may not see happened, such as a hidden answer in a window)."""
+    clock = message["clock"]
+    timed: object = None
+    if clock is not None:
+        deciding = clock["deciding"]
+        # Who decides, not the time left now (the decision itself is in the observation).
+        timed = (clock["bank_ms"], None if deciding is None else deciding["seat"])
+    return (
+        message["seat"],
+        message["names"],
+        message["seats"],
+        message["observation"],
+        message["legal"],
+        message["text"]["question"],
+        message["forecast"],
+        timed,
+        message["rematch"],
+    )
