@@ -13,7 +13,6 @@ Imported by name (``from tests.conftest import refused``): pytest loads this mod
 
 from __future__ import annotations
 
-import copy
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -31,12 +30,25 @@ from tests import commands
 HIDDEN = {"apokalypse": ("decks",), "apokerlypse": ("pile", "stack", "flow", "used")}
 
 
+def frozen(value: object) -> object:
+    """``value`` with its containers copied, as tuples (sets as frozensets, dicts as item
+    tuples), down to the values they hold, which the rules never change (cards, frozen
+    dataclasses, named tuples; a compiled build's can be neither deep-copied nor need to be)."""
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return tuple(frozen(item) for item in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    if isinstance(value, dict):
+        return tuple((key, frozen(item)) for key, item in value.items())
+    return value
+
+
 def snapshot(state: GameState) -> tuple[object, ...]:
     """Everything a refused action must leave untouched: what a spectator and every seat see
     (hands, displays, whose decision, the move), the draw piles, and the random stream."""
     public = state.observation(None)
     seats = [state.observation(seat) for seat in range(int(public["players"]))]
-    hidden = [copy.deepcopy(getattr(state, name)) for name in HIDDEN[public["game"]]]
+    hidden = [frozen(getattr(state, name)) for name in HIDDEN[public["game"]]]
     rng = getattr(state, "rng")  # noqa: B009 (every game's state has one; not in the protocol)
     return public, seats, hidden, state.move, rng.state
 

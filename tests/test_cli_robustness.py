@@ -83,8 +83,8 @@ def new_session(tmp_path: Path, players: int = 3, seed: int = 7) -> tuple[Sessio
 
 def answer(session: Session, line: str) -> bool:
     seat = session.state.to_act
-    obs = session.state.observation(seat)
-    return session.try_line(seat, line, obs, list(session.state.legal_actions()), ["p1"] * 3)
+    view = session.seat_view(seat)  # what the prompt shows
+    return session.try_line(seat, line, view, list(session.state.legal_actions()))
 
 
 @pytest.mark.parametrize(

@@ -161,11 +161,11 @@ def session(tmp_path: Path) -> tuple[Session, io.StringIO]:
 def test_whatever_is_typed_the_game_changes_only_by_a_legal_action(tmp_path_factory, line):
     s, out = session(tmp_path_factory.mktemp("prompt"))
     seat = s.state.to_act
-    obs = s.state.observation(seat)
+    view = s.seat_view(seat)  # what the prompt shows
     legal = list(s.state.legal_actions())
     before = json.dumps(s.state.observation(None), sort_keys=True, default=str)
     try:
-        applied = s.try_line(seat, line, obs, legal, s.names(seat))
+        applied = s.try_line(seat, line, view, legal)
     except Quit:
         assert line.strip().lower() in QUIT_WORDS
         return

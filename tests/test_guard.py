@@ -205,7 +205,7 @@ def test_the_server_survives_a_faulty_player(tmp_path: Path, monkeypatch, caplog
                     state = ws.receive_json()
                     assert state["type"] == "state", state
                 move = state["observation"]["move"]
-                ws.send_json({"action": state["legal"][-1], "move": move})
+                ws.send_json({"action": state["legal"][-1]["text"], "move": move})
                 state = ws.receive_json()
                 assert state["type"] == "state", state
     assert made[0].asked >= 3, "the game went on past the faults"

@@ -1,6 +1,7 @@
 """Seats and games around a game, through the real server: leave and reclaim a seat, a turn
 timer that hands a slow person's seat to a computer player, a rematch with the same seats,
-"my games", the rules text, and a connection that floods or sends oversized messages."""
+"my games", the rules text, the lobby's catalog, and a connection that floods or sends oversized
+messages."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from apokalypse.bots import bot_names
+from apokalypse.engine.registry import game_names, get_game
+from apokalypse.i18n import text
 from apokalypse.server.app import create_app
 from apokalypse.wire import state_adapter
 
@@ -205,6 +209,61 @@ def test_the_rules_in_both_languages(server: Server) -> None:
     assert httpx.get(f"{rules}/chess", timeout=TIMEOUT).status_code == 404
     bad = httpx.get(f"{rules}/apokalypse", params={"lang": "fr"}, timeout=TIMEOUT)
     assert bad.status_code == 400 and "fr" in bad.json()["detail"]
+
+
+def test_the_catalog_offers_every_game_as_its_rules_say(server: Server) -> None:
+    """The lobby builds its form from the catalog alone: every registered game with the rules'
+    player range and variants, each labelled in both languages, and the seat kinds the server
+    seats, a person and the levels first."""
+    url = f"{server.http}/api/catalog"
+    english, german = (
+        httpx.get(url, params={"lang": lang}, timeout=TIMEOUT).json() for lang in ("en", "de")
+    )
+    assert httpx.get(url, timeout=TIMEOUT).json() == english, "English unless asked"
+    assert (
+        [g["name"] for g in english["games"]]
+        == game_names()
+        == [g["name"] for g in german["games"]]
+    )
+    for en, de in zip(english["games"], german["games"], strict=True):
+        rules = get_game(en["name"])
+        assert en["players"] == de["players"] == list(rules.players)
+        assert en["title"] == text(f"{en['name']}.name", "en") and de["title"]
+        for lang, game in (("en", en), ("de", de)):
+            assert [v["id"] for v in game["variants"]] == list(rules.variants)
+            for variant in game["variants"]:  # labelled in the catalogs, not the fallback
+                label = text(f"{en['name']}.variant.{variant['id']}", lang)
+                assert variant["label"] == label and label != rules.variants[variant["id"]]
+        assert [v["label"] for v in en["variants"]] != [v["label"] for v in de["variants"]]
+    apokalypse = english["games"][0]
+    assert apokalypse["variants"][0] == {"id": "ethos-balanced", "label": "Balanced ethos cards"}
+
+    kinds = [s["kind"] for s in english["seats"]]
+    assert kinds[:5] == ["human", "easy", "medium", "hard", "expert"]
+    assert [s["group"] for s in english["seats"][:5]] == [None] * 5
+    assert set(kinds) == {"human", *bot_names("apokalypse")} and len(set(kinds)) == len(kinds)
+    assert [s["kind"] for s in german["seats"]] == kinds
+    assert english["seats"][0]["label"] == "Person" and german["seats"][0]["label"] == "Mensch"
+    assert german["seats"][-1]["group"] == "Weitere Computerspieler"
+
+    for bad in ("fr", "xx-long-language"):
+        refused = httpx.get(url, params={"lang": bad}, timeout=TIMEOUT)
+        assert refused.status_code in (400, 422), refused.text
+        detail = refused.json()["detail"]
+        assert isinstance(detail, str) and "lang" in detail and "\n" not in detail, detail
+    assert "known: en, de" in httpx.get(url, params={"lang": "fr"}, timeout=TIMEOUT).text
+
+
+def test_a_variant_without_a_label_reads_as_the_rules_describe_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from apokalypse.server.catalog import _game
+
+    rules = get_game("apokerlypse")
+    monkeypatch.setitem(rules.variants, "kv-new", "KV-NEW: a rule nobody translated yet")
+    for lang in ("en", "de"):
+        offered = _game("apokerlypse", lang)["variants"]
+        assert offered[-1] == {"id": "kv-new", "label": "KV-NEW: a rule nobody translated yet"}
 
 
 @pytest.mark.parametrize("size", [4097, 60_000])

@@ -1,6 +1,6 @@
 // The server's messages as the browser reads them (wire version 2): the WebSocket messages are the
 // generated types of schema/<game>.schema.json (src/wire/, `npm run gen`), never written by hand;
-// the HTTP bodies below (create a game, a game's summary) are not in the schema.
+// the HTTP bodies below (create a game, a game's summary, the lobby's catalog) are not in the schema.
 import type * as A from "./wire/apokalypse";
 import type * as K from "./wire/apokerlypse";
 
@@ -51,9 +51,27 @@ export interface GameSummary {
   seed?: number | string;
 }
 
-/** POST /api/games: the request and its answer. */
+/** GET /api/catalog?lang=: the games the lobby offers and who may sit at them, labelled in one
+ * language (`wire/seat.py`: Catalog). The lobby keeps no copy of a game's facts. */
+export interface Catalog {
+  games: GameChoice[];
+  seats: SeatChoice[];
+}
+export interface GameChoice {
+  name: string;
+  title: string;
+  players: [number, number]; // fewest and most
+  variants: { id: string; label: string }[];
+}
+export interface SeatChoice {
+  kind: string; // "human" or a computer player's name
+  label: string;
+  group: string | null; // the heading it is listed under (null: the first choices, unheaded)
+}
+
+/** POST /api/games: the request and its answer (any game of the catalog). */
 export interface CreateRequest {
-  game: GameName;
+  game: string;
   players: number;
   seats: string[];
   variants: string[];

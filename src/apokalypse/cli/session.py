@@ -20,7 +20,7 @@ registry), and everything a person reads about it from the game's adapter (:mod:
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -38,6 +38,9 @@ from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import entry, get_game
 from apokalypse.i18n import notation_reason, seat_names, text
+from apokalypse.i18n.texts import texts_for
+from apokalypse.wire.seat import SeatViews, WireState, seat_views
+from apokalypse.wire.seat import Table as SeatTable
 
 from .safe import (
     MAX_DIGITS,
@@ -87,6 +90,7 @@ class Session:
     match: Match[Any, Any] = field(init=False)  # the loop shared with the simulator
     game: Game = field(init=False)
     ui: GameUI = field(init=False)
+    views: SeatViews = field(init=False)  # what a seat is shown: the server's seat view
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -94,6 +98,8 @@ class Session:
         self.match = Match(self.state, self.bots, self.record.start_digest(self.state.opening))
         self.game = get_game(self.record.game)
         self.ui = make_ui(self.record.game, self.record.config, self.lang)
+        texts = texts_for(self.record.game, self.record.config, self.lang)
+        self.views = seat_views(self.record.game, texts)
         self.players = int(self.state.observation(None)["players"])
 
     def guarded(self, bots: dict[int, Player[Any, Any]]) -> dict[int, Player[Any, Any]]:
@@ -285,10 +291,19 @@ class Session:
                 return
             self.why(topic.strip())
 
+    def seat_view(self, seat: int) -> WireState:
+        """What ``seat`` is shown now: the seat view the server sends a browser (the observation,
+        the question, each choice with its wording and notation), so the terminal and the
+        browser read the same."""
+        kinds = ["computer" if self.match.is_computer(q) else "human" for q in range(self.players)]
+        table = SeatTable(kinds, frozenset(self.humans), frozenset(), None, self.lang)
+        return self.views.view(self.state, seat, (), table, first=False)
+
     def human_turn(self, seat: int) -> None:
-        obs = self.state.observation(seat)
-        legal = list(self.state.legal_actions())
-        names = self.names(seat)
+        view = self.seat_view(seat)
+        obs = view["observation"]
+        legal = [self.game.parse_action(choice["text"]) for choice in view["legal"]]
+        names = view["names"]
         formality = self.ui.auto_answer(legal)
         if formality is not None and not self.hot_seat:
             # Nothing to decide, and nobody else looks at this screen: do not ask. (Hot-seat
@@ -302,20 +317,19 @@ class Session:
         # A second answer to the same question in a row (the next card to discard) needs no
         # second board: the choices show what changed.
         follow_up = self.asked == (seat, obs["decision"], len(self.match.actions) - 1)
-        self.asked = (seat, obs["decision"], len(self.match.actions))
+        self.asked = (seat, str(obs["decision"]), len(self.match.actions))
         if fresh or (self.ui.full_board(obs) and not follow_up):
             self.show_board(seat, obs, names)
-        self.show_choices(seat, obs, legal, names)
+        self.show_choices(view)
         prompt = text("ui.prompt", self.lang, name=names[seat])
-        while not self.try_line(seat, self.read(prompt), obs, legal, names):
+        while not self.try_line(seat, self.read(prompt), view, legal):
             pass
         if self.state.is_over or self.state.to_act != seat:
             self.queue.clear()
 
-    def try_line(
-        self, seat: int, line: str, obs: dict[str, Any], legal: list[Any], names: list[str]
-    ) -> bool:
+    def try_line(self, seat: int, line: str, view: WireState, legal: list[Any]) -> bool:
         """One line of input: a command, a choice number or notation. False: ask again."""
+        obs, names = view["observation"], view["names"]
         cmd = line.strip()
         low = cmd.lower()
         if not cmd:
@@ -334,7 +348,7 @@ class Session:
             return False
         if low in BOARD_WORDS:
             self.show_board(seat, obs, names)
-            self.show_choices(seat, obs, legal, names)
+            self.show_choices(view)
             return False
         if low in LOG_WORDS:
             for entry in self.ui.render_events(self.log, seat, names)[-LOG_LINES:]:
@@ -409,7 +423,7 @@ class Session:
 
     # --- what is shown -------------------------------------------------------------------------
 
-    def show_board(self, seat: int, obs: dict[str, Any], names: list[str]) -> None:
+    def show_board(self, seat: int, obs: Mapping[str, object], names: Sequence[str]) -> None:
         recent: list[str] = []
         if self.hot_seat:  # the shared screen carried no log: show what happened since
             start = self.seen_upto.get(seat, 0)
@@ -418,22 +432,21 @@ class Session:
         self.console.print()
         self.console.print(self.ui.board(obs, names, recent))
 
-    def show_choices(
-        self, seat: int, obs: dict[str, Any], legal: list[Any], names: list[str]
-    ) -> None:
-        self.say(self.ui.decision_text(seat, obs, names), "bold")
+    def show_choices(self, view: WireState) -> None:
+        """The question and the choices of a seat's view: each with its wording and notation."""
+        self.say(view["text"]["question"], "bold")
         # A grid: the wording wraps in its own column, the notation never breaks across lines
         # (it is what a person may type), whatever the terminal's width.
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
         grid.add_column(ratio=1)
         grid.add_column(no_wrap=True, style="dim")
-        back = self.ui.back_action(obs)
+        back = self.ui.back_action(view["observation"])
         if back is not None:  # a second step: the first can be taken back
             grid.add_row("0)", text("ui.back", self.lang), str(back))
-        for i, action in enumerate(legal, 1):
-            wording = printable(self.ui.render_action(action, obs, names))
-            grid.add_row(f"{i})", wording, printable(str(action)))
+        choices = zip(view["legal"], view["text"]["choices"], strict=True)
+        for i, (choice, wording) in enumerate(choices, 1):
+            grid.add_row(f"{i})", printable(wording), printable(str(choice["text"])))
         self.console.print(grid)
 
     def finish(self) -> None:

@@ -8,6 +8,8 @@ on the server, and every connection is sent its own view (``state.observation(se
   ``{id, seats: [{seat, kind, token?}]}``; a token per human seat (its secret invite link's
   key). The database keeps only the tokens' SHA-256.
 - ``GET /api/games/{id}`` → the public summary.
+- ``GET /api/catalog?lang=`` → the games the lobby offers (title, players, variants) and the
+  seat kinds, labelled in ``lang``: the browser keeps no copy of a game's facts.
 - ``WebSocket /ws/games/{id}?token=…`` (no token: a spectator; a wrong one: closed with 4403).
   The server sends ``{"type": "state", "wire", "observation", "events", "legal"}`` on connect and
   after every change; the client sends ``{"action": "<notation>", "move": <n>}`` and a refused
@@ -44,8 +46,9 @@ from apokalypse.engine.registry import get_game
 from apokalypse.i18n import check_lang
 from apokalypse.i18n.texts import texts_for
 from apokalypse.wire import ActionMessage, SeatMessage, read_client_message
-from apokalypse.wire.seat import Created, SeatLink, Stable, Summary, WireState, stable
+from apokalypse.wire.seat import Catalog, Created, SeatLink, Stable, Summary, WireState, stable
 
+from .catalog import catalog
 from .fanout import Fanout
 from .games import (
     LiveGame,
@@ -404,6 +407,14 @@ def create_app(
                     move = await asyncio.to_thread(shown_move_of, store, game_id)
                 games.append(stored_summary(game_id, record, move))
         return {"games": games}
+
+    @app.get("/api/catalog")
+    async def lobby_catalog(lang: Annotated[str, Query(max_length=8)] = "en") -> Catalog:
+        """The games the lobby offers and who may sit at them, in ``lang`` (no token needed)."""
+        try:
+            return catalog(lang)
+        except ConfigError as exc:  # an unknown language: the message names the known ones
+            raise HTTPException(400, str(exc)) from None
 
     @app.get("/api/rules/{game}")
     async def rules(

@@ -4,7 +4,8 @@ Every game's state message is put together here, from what the game lets that vi
 observation, its views of the events, its legal actions) and what the server knows of the table
 (the seats' statuses, the clock, the rematch), so there is one place that decides what leaves
 the server. Each game's own file (``wire/<game>.py``) names its types and its parts; this module
-holds what every game shares.
+holds what every game shares. The server sends these messages, the browser draws them, and the
+terminal's prompt reads the same (``cli/session.py``).
 
 Who is asked in a defence or block window is a secret of the asked seat: its observation alone
 shows it. So a viewer is sent a message only when its own view changed (:func:`stable`), its
@@ -104,6 +105,32 @@ class Summary(TypedDict):
     over: bool
     result: dict[str, object] | None
     seed: NotRequired[int]
+
+
+class VariantChoice(TypedDict):
+    id: str  # the variant's name, as ``POST /api/games`` takes it
+    label: str
+
+
+class GameChoice(TypedDict):
+    name: str  # the registry's name
+    title: str
+    players: tuple[int, int]  # fewest and most
+    variants: list[VariantChoice]
+
+
+class SeatChoice(TypedDict):
+    kind: str  # "human" or a computer player's name, as ``POST /api/games`` takes it
+    label: str
+    group: str | None  # the heading it is listed under (None: the first choices, unheaded)
+
+
+class Catalog(TypedDict):
+    """``GET /api/catalog?lang=``: the games a lobby offers and who may sit at them, in one
+    language, so that the browser holds no copy of a game's facts."""
+
+    games: list[GameChoice]
+    seats: list[SeatChoice]
 
 
 class Rematch(TypedDict):
@@ -220,8 +247,15 @@ def _event(view: EventView) -> EventMessage:
     return {"kind": view.kind, "args": dict(view.args), "seen": view.seen}
 
 
+class LegalAction(TypedDict):
+    """What every game's legal action holds (each game's ``ActionParts`` has its parts too)."""
+
+    text: ReadOnly[str]  # the notation: what a client sends back
+    verb: ReadOnly[str]
+
+
 # What the server sends, for any game: each game's own file types it exactly.
-WireState = StateMessage[Mapping[str, object], Mapping[str, object], object, Mapping[str, object]]
+WireState = StateMessage[Mapping[str, object], LegalAction, object, Mapping[str, object]]
 
 
 class SeatViews(Protocol):

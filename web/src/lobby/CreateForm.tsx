@@ -2,39 +2,56 @@
 // computer player), variants, the game's language and an optional turn timer.
 import { useEffect, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
-import type { CreateRequest, GameName, Lang } from "../protocol";
-
-const MAX_PLAYERS: Record<GameName, number> = { apokalypse: 6, apokerlypse: 4 };
-const VARIANTS: Record<GameName, { id: string; en: string; de: string }[]> = {
-  apokalypse: [
-    { id: "ethos-balanced", en: "Balanced ethos cards", de: "Ausgewogene Gesinnungskarten" },
-    { id: "ethos-orphans", en: "Discard orphaned cards after an Ethos change", de: "Verwaiste Karten nach Gesinnungswechsel abwerfen" },
-    { id: "good-team", en: "The good win if one good player beats an evil one", de: "Die Guten gewinnen, wenn ein Guter einen Bösen übertrifft" },
-    { id: "edition-2008", en: "2008 edition: shared ethos, best total wins", de: "Ausgabe 2008: gleiche Gesinnung, beste Summe gewinnt" },
-    { id: "good-ties", en: "A tie in populaces goes to the good (proposal)", de: "Gleichstand der Bevölkerung zählt für die Guten (Vorschlag)" },
-  ],
-  apokerlypse: [
-    { id: "short-table", en: "Short rules' points table", de: "Punktetabelle der Kurzregeln" },
-    { id: "bonus-cap", en: "Card bonus at most 10", de: "Kartenbonus höchstens 10" },
-    { id: "example-content", en: "Example card effects and faction abilities", de: "Beispiel-Karteneffekte und Fraktionsfähigkeiten" },
-  ],
-};
-// The difficulty levels (``bots/levels.py``: easy = the heuristic with 40 % random moves, medium =
-// the heuristic, hard = ISMCTS 300 iterations, expert = ISMCTS 1,500 iterations with ethos beliefs)
-// and the players by their own names.
-export type SeatKind = "human" | "easy" | "medium" | "hard" | "expert" | "heuristic" | "random" | "ismcts";
+import type { Catalog, CreateRequest, GameChoice, Lang, SeatChoice } from "../protocol";
 
 interface CreateFormProps {
   lang: Lang;
   t: Translate;
   busy: boolean;
+  catalog: Catalog | null; // null until the server named its games
+  failed: boolean; // the catalog could not be had
   onCreate: (request: CreateRequest) => void;
 }
 
-export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
-  const [game, setGame] = useState<GameName>("apokalypse");
+// The seat kinds by their headings, in the catalog's order: the unheaded ones (a person, the
+// levels) first, as the server lists them.
+function seatGroups(seats: SeatChoice[]): [string | null, SeatChoice[]][] {
+  const groups = new Map<string | null, SeatChoice[]>();
+  for (const seat of seats) groups.set(seat.group, [...(groups.get(seat.group) ?? []), seat]);
+  return [...groups];
+}
+
+export function CreateForm({ catalog, failed, t, ...props }: CreateFormProps) {
+  const first = catalog?.games[0];
+  if (catalog && first) return <GameForm catalog={catalog} first={first} t={t} {...props} />;
+  return (
+    <form id="create" class="panel create-form">
+      <h2 class="box-title">{t("newGame")}</h2>
+      {failed ? (
+        <p class="refusal" role="alert">
+          {t("catalogFailed")}
+        </p>
+      ) : (
+        <p class="dim">{t("loading")}</p>
+      )}
+    </form>
+  );
+}
+
+type GameFormProps = Omit<CreateFormProps, "failed"> & { catalog: Catalog; first: GameChoice };
+
+function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
+  const [game, setGame] = useState(first.name);
+  const chosen = catalog.games.find((g) => g.name === game) ?? first;
+  const [fewest, most] = chosen.players;
   const [players, setPlayers] = useState(4);
-  const [seats, setSeats] = useState<SeatKind[]>(["human", "medium", "medium", "medium", "medium", "medium"]);
+  // A person in the first seat and a computer player of the middle level in the others, for the
+  // largest table any game has.
+  const computer = catalog.seats.find((s) => s.kind === "medium") ?? catalog.seats.find((s) => s.kind !== "human");
+  const seatsNeeded = Math.max(...catalog.games.map((g) => g.players[1]));
+  const [seats, setSeats] = useState<string[]>(() =>
+    Array.from({ length: seatsNeeded }, (_, seat) => (seat === 0 ? "human" : (computer?.kind ?? "human"))),
+  );
   const [variants, setVariants] = useState<string[]>([]);
   const [gameLang, setGameLang] = useState<Lang>(lang);
   useEffect(() => setGameLang(lang), [lang]); // the game speaks the lobby's language unless told
@@ -42,15 +59,15 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
   const [timed, setTimed] = useState(false);
   const [turn, setTurn] = useState(60);
   const [bank, setBank] = useState(120);
-  const count = Math.min(players, MAX_PLAYERS[game]);
+  const count = Math.max(fewest, Math.min(players, most));
 
   const submit = (event: Event) => {
     event.preventDefault();
     onCreate({
-      game,
+      game: chosen.name,
       players: count,
       seats: seats.slice(0, count),
-      variants: variants.filter((v) => VARIANTS[game].some((known) => known.id === v)),
+      variants: variants.filter((v) => chosen.variants.some((known) => known.id === v)),
       lang: gameLang,
       ...(timed ? { timer: { turn, bank } } : {}),
     });
@@ -61,11 +78,13 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
       <h2 class="box-title">{t("newGame")}</h2>
       <fieldset class="game-pick">
         <legend>{t("game")}</legend>
-        {(["apokalypse", "apokerlypse"] as const).map((g) => (
-          <label class={`game-option${game === g ? " chosen" : ""}`}>
-            <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} />
-            <span class="game-option-name">{g === "apokalypse" ? "Apokalypse" : "Apokerlypse"}</span>
-            <small>{g === "apokalypse" ? "2–6" : "2–4"} {t("players")}</small>
+        {catalog.games.map((g) => (
+          <label class={`game-option${chosen.name === g.name ? " chosen" : ""}`}>
+            <input type="radio" name="game" value={g.name} checked={chosen.name === g.name} onChange={() => setGame(g.name)} />
+            <span class="game-option-name">{g.title}</span>
+            <small>
+              {g.players[0]}–{g.players[1]} {t("players")}
+            </small>
           </label>
         ))}
       </fieldset>
@@ -73,7 +92,7 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
         <label class="field">
           <span>{t("players")}</span>
           <select id="players" value={String(count)} onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
-            {Array.from({ length: MAX_PLAYERS[game] - 1 }, (_, i) => i + 2).map((n) => (
+            {Array.from({ length: most - fewest + 1 }, (_, i) => i + fewest).map((n) => (
               <option value={String(n)}>{n}</option>
             ))}
           </select>
@@ -96,27 +115,21 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
               value={seats[seat]}
               onChange={(e) => {
                 const next = [...seats];
-                next[seat] = (e.target as HTMLSelectElement).value as SeatKind;
+                next[seat] = (e.target as HTMLSelectElement).value;
                 setSeats(next);
               }}
             >
-              <option value="human">{t("human")}</option>
-              <option value="easy">{t("levelEasy")}</option>
-              <option value="medium">{t("levelMedium")}</option>
-              <option value="hard">{t("levelHard")}</option>
-              <option value="expert">{t("levelExpert")}</option>
-              <optgroup label={t("computerOther")}>
-                <option value="heuristic">{t("computerHeuristic")}</option>
-                <option value="random">{t("computerRandom")}</option>
-                <option value="ismcts">{t("computerSearch")}</option>
-              </optgroup>
+              {seatGroups(catalog.seats).map(([group, kinds]) => {
+                const options = kinds.map((kind) => <option value={kind.kind}>{kind.label}</option>);
+                return group === null ? options : <optgroup label={group}>{options}</optgroup>;
+              })}
             </select>
           </label>
         ))}
       </fieldset>
       <fieldset class="variants" id="variants">
         <legend>{t("variants")}</legend>
-        {VARIANTS[game].map((variant) => (
+        {chosen.variants.map((variant) => (
           <label class="check">
             <input
               type="checkbox"
@@ -128,7 +141,7 @@ export function CreateForm({ lang, t, busy, onCreate }: CreateFormProps) {
               }}
             />
             <span>
-              {variant[lang]} <code>{variant.id}</code>
+              {variant.label} <code>{variant.id}</code>
             </span>
           </label>
         ))}

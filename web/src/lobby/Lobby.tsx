@@ -3,6 +3,7 @@ import { useMemo, useState } from "preact/hooks";
 import { browserLang, translator } from "../i18n";
 import type { Created, CreateRequest, Lang } from "../protocol";
 import { rememberGame } from "../storage";
+import { useCatalog } from "./catalog";
 import { CreatedGame } from "./CreatedGame";
 import { CreateForm } from "./CreateForm";
 import { MyGames } from "./MyGames";
@@ -10,6 +11,7 @@ import { MyGames } from "./MyGames";
 export function Lobby() {
   const [lang, setLang] = useState<Lang>(browserLang());
   const t = useMemo(() => translator(lang), [lang]);
+  const { catalog, failed } = useCatalog(lang); // the games on offer, for the form and "my games"
   const [created, setCreated] = useState<Created | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,7 +69,7 @@ export function Lobby() {
           <p>{t("tagline")}</p>
         </section>
         <div class="lobby-grid">
-          <CreateForm lang={lang} t={t} busy={busy} onCreate={create} />
+          <CreateForm lang={lang} t={t} busy={busy} catalog={catalog} failed={failed} onCreate={create} />
           <div class="lobby-side">
             {error ? (
               <p id="error" class="refusal" role="alert">
@@ -75,7 +77,7 @@ export function Lobby() {
               </p>
             ) : null}
             {created ? <CreatedGame created={created} t={t} /> : null}
-            <MyGames t={t} refresh={refresh} />
+            <MyGames t={t} refresh={refresh} catalog={catalog} />
           </div>
         </div>
       </main>

@@ -2,7 +2,7 @@
 // state from the server (GET /api/games?ids=…; without that endpoint, one summary each).
 import { useEffect, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
-import type { GameSummary } from "../protocol";
+import type { Catalog, GameSummary } from "../protocol";
 import { forgetGame, gameLink, savedGames, type SavedGame } from "../storage";
 
 async function summaries(ids: string[]): Promise<Map<string, GameSummary>> {
@@ -24,7 +24,10 @@ async function summaries(ids: string[]): Promise<Map<string, GameSummary>> {
   return found;
 }
 
-export function MyGames({ t, refresh }: { t: Translate; refresh: number }) {
+export function MyGames({ t, refresh, catalog }: { t: Translate; refresh: number; catalog: Catalog | null }) {
+  // A game's title from the catalog; its registry name until the catalog came (or for a game this
+  // server no longer offers).
+  const title = (game: string) => catalog?.games.find((g) => g.name === game)?.title ?? game;
   const [games, setGames] = useState<SavedGame[]>(savedGames());
   const [info, setInfo] = useState<Map<string, GameSummary> | null>(null);
   useEffect(() => {
@@ -48,7 +51,7 @@ export function MyGames({ t, refresh }: { t: Translate; refresh: number }) {
           return (
             <li class={`game-item${summary?.over ? " over" : ""}`} data-id={g.id} data-status={summary === undefined ? "unknown" : summary.over ? "over" : "running"}>
               <a href={gameLink(g.id, g.token)}>
-                <strong>{g.game === "apokerlypse" ? "Apokerlypse" : "Apokalypse"}</strong> <code>{g.id}</code>
+                <strong>{title(g.game)}</strong> <code>{g.id}</code>
               </a>
               <span class="dim">{g.seat === null ? t("asSpectator") : t("asSeat", { seat: g.seat + 1 })}</span>
               <span class="game-status">{status}</span>
