@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from pydantic import TypeAdapter
+
 from apokalypse.bots import make_bot, seat_seed
 from apokalypse.bots.guard import guard_all
 from apokalypse.engine.errors import ConfigError, IllegalAction, NotationError
@@ -31,7 +33,7 @@ from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, notation_reason, text
 from apokalypse.i18n.texts import Texts, texts_for
-from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage
+from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage, state_adapter
 from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState, seat_views
 
 from .store import Store, StoreError, new_id
@@ -293,6 +295,11 @@ class LiveGame:
     @cached_property
     def texts(self) -> Texts:
         return texts_for(self.record.game, self.record.config, self.lang)
+
+    @cached_property
+    def wire(self) -> TypeAdapter[WireState]:
+        """The game's state message type, which serialises what the views make."""
+        return state_adapter(self.record.game)
 
     @cached_property
     def views(self) -> SeatViews:
