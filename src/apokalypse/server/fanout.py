@@ -25,8 +25,7 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -134,7 +133,7 @@ class Fanout:
             except (RedisError, OSError) as exc:
                 log.warning("fan-out: cannot subscribe yet: %s", exc)
 
-    def _hear(self, advanced: Advanced, message: dict[str, Any]) -> None:
+    def _hear(self, advanced: Advanced, message: Mapping[str, object]) -> None:
         if message.get("type") != "pmessage":
             return
         parsed = parse(message.get("data"))
