@@ -39,6 +39,7 @@ from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnected
 
 from apokalypse.engine.errors import ConfigError, EngineError
 from apokalypse.engine.registry import get_game
@@ -478,7 +479,7 @@ def create_app(
                 await hub.act(room, connection, data)
                 if room.closed:
                     return
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, WebSocketDisconnected):  # gone: a send to it failed
             pass
         finally:
             if connection in room.connections:
