@@ -117,10 +117,6 @@ def _r(value: float, digits: int = 4) -> float | None:
     return None if math.isnan(value) else round(value, digits)
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f} %"
-
-
 def print_summary(data: dict[str, Any], console: Console) -> None:
     console.print(
         f"{data['game']}, {data['players']} players: {data['games']} games in {data['deals']}"
