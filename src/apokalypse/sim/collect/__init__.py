@@ -23,7 +23,7 @@ Each game's collector and figures live in a module of their own here (``apokalyp
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import pyarrow as pa
 from rich.console import Console
@@ -31,7 +31,7 @@ from rich.table import Table
 
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
-from apokalypse.engine.registry import ENTRIES, load
+from apokalypse.engine.registry import ENTRIES, Entry, load
 
 Row = dict[str, Any]
 
@@ -123,22 +123,25 @@ def count_table(title: str, head: str, counts: Mapping[str, int]) -> Table:
     return table
 
 
-def collector_for(game: str) -> type[Collector]:
-    """The collector of a registered game: its own, or the base one (no columns of its own,
-    also for a name the registry does not know)."""
+P = TypeVar("P")  # a game's own part: a subclass of the base one
+
+
+def _own_or(base: type[P], game: str, path: Callable[[Entry], str | None]) -> type[P]:
+    """A registered game's own subclass of ``base`` where its entry names one (``path``), else
+    ``base`` (also for a name the registry does not know)."""
     known = ENTRIES.get(game)
-    path = known.collector if known is not None else None
-    found = Collector if path is None else load(path)
-    if not (isinstance(found, type) and issubclass(found, Collector)):
-        raise TypeError(f"{game}'s collector {path} is not a Collector")
+    named = path(known) if known is not None else None
+    found = base if named is None else load(named)
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise TypeError(f"{game}'s {named} is not a {base.__name__}")
     return found
+
+
+def collector_for(game: str) -> type[Collector]:
+    """The collector of a registered game: its own, or the base one (no columns of its own)."""
+    return _own_or(Collector, game, lambda entry: entry.collector)
 
 
 def figures_for(game: str) -> type[Figures]:
     """The figures of a registered game's run summary: its own, or the base ones."""
-    known = ENTRIES.get(game)
-    path = known.summary if known is not None else None
-    found = Figures if path is None else load(path)
-    if not (isinstance(found, type) and issubclass(found, Figures)):
-        raise TypeError(f"{game}'s summary {path} is not Figures")
-    return found
+    return _own_or(Figures, game, lambda entry: entry.summary)
