@@ -38,8 +38,8 @@ from apokalypse.engine.protocol import Game, GameState
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import entry, get_game
 from apokalypse.i18n import notation_reason, seat_names, text
-from apokalypse.i18n.texts import texts_for
-from apokalypse.wire.seat import SeatViews, WireState, seat_views
+from apokalypse.wire import seat_views
+from apokalypse.wire.seat import SeatViews, WireState
 from apokalypse.wire.seat import Table as SeatTable
 
 from .safe import (
@@ -98,8 +98,7 @@ class Session:
         self.match = Match(self.state, self.bots, self.record.start_digest(self.state.opening))
         self.game = get_game(self.record.game)
         self.ui = make_ui(self.record.game, self.record.config, self.lang)
-        texts = texts_for(self.record.game, self.record.config, self.lang)
-        self.views = seat_views(self.record.game, texts)
+        self.views = seat_views(self.record.game, self.ui.texts)  # the adapter's own sentences
         self.players = int(self.state.observation(None)["players"])
 
     def guarded(self, bots: dict[int, Player[Any, Any]]) -> dict[int, Player[Any, Any]]:
@@ -302,7 +301,7 @@ class Session:
     def human_turn(self, seat: int) -> None:
         view = self.seat_view(seat)
         obs = view["observation"]
-        legal = [self.game.parse_action(choice["text"]) for choice in view["legal"]]
+        legal = list(self.state.legal_actions())  # the view's choices, in the same order
         names = view["names"]
         formality = self.ui.auto_answer(legal)
         if formality is not None and not self.hot_seat:

@@ -33,8 +33,8 @@ from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, notation_reason, text
 from apokalypse.i18n.texts import Texts, texts_for
-from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage, state_adapter
-from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState, seat_views
+from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage, seat_views, state_adapter
+from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState
 
 from .store import Store, StoreError, new_id
 

@@ -35,10 +35,11 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict
 
 from apokalypse.engine.registry import game_names, get_game
+from apokalypse.i18n.texts import Texts
 
 from .seat import WIRE_VERSION as WIRE_VERSION
 from .seat import EventMessage as EventMessage
-from .seat import WireState
+from .seat import SeatViews, WireState
 
 
 class ActionMessage(BaseModel):
@@ -85,6 +86,12 @@ def views(game: str) -> ModuleType:
     """The module that decides what a viewer of ``game`` is sent (``wire/<game>.py``)."""
     get_game(game)  # an unknown name is a ConfigError naming the known ones
     return import_module(f"{__package__}.{game}")
+
+
+def seat_views(game: str, texts: Texts) -> SeatViews:
+    """The seat views of ``game`` (a registry name), speaking through ``texts``."""
+    made: SeatViews = views(game).seat_views(texts)
+    return made
 
 
 @cache

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Generic, Literal, NotRequired, Protocol, TypeVar
 
 from typing_extensions import ReadOnly, TypedDict
@@ -45,9 +44,12 @@ class EventMessage(TypedDict):
     seen: bool  # True when args include the event's secret part (this player may know it)
 
 
-class SeatStatus(TypedDict):
+class SeatKind(TypedDict):
     seat: int
     kind: str  # "human" or a computer player's name
+
+
+class SeatStatus(SeatKind):
     connected: bool  # its person has the game open (on this server process)
     away: bool  # a computer player plays it for its person, who left or ran out of time
 
@@ -74,14 +76,7 @@ class ClockView(TypedDict):
     deciding: Deciding | None
 
 
-class SeatKind(TypedDict):
-    seat: int
-    kind: str  # "human" or a computer player's name
-
-
-class SeatLink(TypedDict):
-    seat: int
-    kind: str  # "human" or a computer player's name
+class SeatLink(SeatKind):
     token: NotRequired[str]  # a person's seat: the key of its secret invite link
 
 
@@ -211,11 +206,11 @@ def state_message(
     last message. Only views leave: ``event.view(seat)``, the viewer's observation, the legal
     actions only of the seat to act, sentences rendered from those alone."""
     observation = state.observation(seat)
-    deciding = not state.is_over and seat is not None and observation.get("to_act") == seat
+    shown = observation.get("to_act")  # who decides, as the viewer's observation shows it
+    deciding = not state.is_over and seat is not None and shown == seat
     actions = list(state.legal_actions()) if deciding else []
     views: list[EventView] = [event.view(seat) for event in events]
     names = seat_names(len(table.kinds), seat, table.lang)
-    shown = observation.get("to_act")
     message: StateMessage[O, L, F, C] = {
         "type": "state",
         "wire": WIRE_VERSION,
@@ -308,12 +303,6 @@ class GameViews(Generic[A, O, L, F, C]):
         cards = self.cards() if first else None
         forecast = self.forecast(state)
         return state_message(state, viewer, events, self.texts, table, self.legal, forecast, cards)
-
-
-def seat_views(game: str, texts: Texts) -> SeatViews:
-    """The seat views of ``game`` (a registry name), speaking through ``texts``."""
-    views: SeatViews = import_module(f"{__package__}.{game}").seat_views(texts)
-    return views
 
 
 Stable = tuple[object, ...]

@@ -22,6 +22,7 @@ from typing_extensions import TypeVar
 from apokalypse.engine.errors import ConfigError, IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.engine.registry import game_names, part
+from apokalypse.i18n.texts import Texts
 
 A = TypeVar("A", default=Any)  # the game's action type
 O_contra = TypeVar("O_contra", bound=Mapping[str, object], contravariant=True, default=Any)
@@ -32,6 +33,8 @@ class GameUI(Protocol[A, O_contra]):
 
     # Event kinds that the running log leaves out because a summary drawing shows them.
     folded: frozenset[str]
+    # The game's sentences, the same the server sends: the seat view's question and choices.
+    texts: Texts
 
     def note(self, events: Sequence[Event]) -> None:
         """Remember what later questions refer to (an attack waiting for defence …)."""
@@ -40,12 +43,6 @@ class GameUI(Protocol[A, O_contra]):
     def render_events(
         self, events: Sequence[Event], seat: int | None, names: Sequence[str]
     ) -> list[str]: ...
-
-    def render_action(self, action: A, obs: O_contra, names: Sequence[str]) -> str: ...
-
-    def decision_text(self, seat: int, obs: O_contra, names: Sequence[str]) -> str:
-        """The question of the decision ``seat`` faces now."""
-        ...
 
     def back_action(self, obs: O_contra) -> A | None:
         """The action that takes back the first step of a multi-step choice (offered as 0)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -30,12 +29,6 @@ class Spoken:
         # The one place the terminal turns events into a seat's views: it shows one seat's
         # (or a spectator's) screen at a time, hot-seat games included.
         return self.texts.render_events([event.view(seat) for event in events], names)
-
-    def render_action(self, action: Any, obs: Any, names: Sequence[str]) -> str:
-        return self.texts.render_action(action, obs, names)
-
-    def decision_text(self, seat: int, obs: Any, names: Sequence[str]) -> str:
-        return self.texts.decision_text(seat, obs, names)
 
     def refusal(self, exc: IllegalAction) -> str:
         return self.texts.refusal(exc)
