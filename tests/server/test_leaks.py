@@ -75,7 +75,7 @@ from apokalypse.games.apokalypse.observation import action_parts as apokalypse_p
 from apokalypse.games.apokerlypse.observation import action_parts as apokerlypse_parts
 from apokalypse.i18n import seat_names
 from apokalypse.i18n.texts import Texts, texts_for
-from apokalypse.server.app import BURST, RATE
+from apokalypse.server.hub import BURST, RATE
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION
 
