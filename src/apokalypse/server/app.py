@@ -56,6 +56,7 @@ from .games import (
 )
 from .hub import CLOSE_ABUSE, MAX_DROPPED, MAX_FRAME, MAX_MESSAGE, Connection, Hub, Room
 from .pages import add_pages
+from .settings import Settings
 from .store import Store, StoreError
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
@@ -80,11 +81,15 @@ class CreateGame(BaseModel):
 
 
 def create_app(
-    database_url: str, redis_url: str | None = None, channel_prefix: str | None = None
+    database_url: str,
+    redis_url: str | None = None,
+    channel_prefix: str | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app over the database at ``database_url`` (migrated to the newest schema); with
     ``redis_url``, one of several processes over that database, told of each other's moves
     through Redis on channels ``channel_prefix<game id>`` (:mod:`.fanout`)."""
+    settings = settings if settings is not None else Settings()
     store = Store.open(database_url)
     fanout = Fanout(redis_url, channel_prefix) if redis_url is not None else None
     hub = Hub(store, fanout)
@@ -106,6 +111,7 @@ def create_app(
 
     app = FastAPI(title="Apokalypse", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
+    app.state.settings = settings
 
     @app.exception_handler(RequestValidationError)
     async def one_line(request: Request, exc: RequestValidationError) -> JSONResponse:
