@@ -120,12 +120,12 @@ def over(page: Page) -> bool:
 def ready(page: Page) -> None:
     """Wait until the page asks this seat to decide, or the game is over."""
     page.wait_for_selector("body[data-move]")
-    page.wait_for_function(READY)
+    page.wait_for_function(f"() => ({READY})")
 
 
 def after(page: Page, before: int) -> None:
     """Wait until the game has gone on past ``before`` and this seat decides again (or it ended)."""
-    page.wait_for_function(f"Number(document.body.dataset.move) > {before} && ({READY})")
+    page.wait_for_function(f"() => Number(document.body.dataset.move) > {before} && ({READY})")
 
 
 def close_ride(page: Page, shots: Path | None = None, keyboard: bool = False) -> int | None:
@@ -344,25 +344,25 @@ def test_a_friend_joins_by_invite_link_and_a_spectator_watches(
         # The bot answers at once, so a person decides next: me, or the friend (whose turn I
         # see, or whose defence I do not: a defence window is the asked person's secret).
         me.wait_for_function(
-            f"Number(document.body.dataset.move) >= {current}"
+            f"() => Number(document.body.dataset.move) >= {current}"
             " && (document.body.dataset.deciding === 'yes'"
             " || ['', '1'].includes(document.body.dataset.toAct))"
         )
         seat = 0 if me.locator("body").get_attribute("data-deciding") == "yes" else 1
         page = me if seat == 0 else friend
         page.wait_for_function(
-            f"Number(document.body.dataset.move) >= {current}"
+            f"() => Number(document.body.dataset.move) >= {current}"
             " && document.body.dataset.deciding === 'yes'"
         )
         close_ride(page)
         current = move(page)
         click_decision(page)
-        page.wait_for_function(f"Number(document.body.dataset.move) > {current}")
+        page.wait_for_function(f"() => Number(document.body.dataset.move) > {current}")
         current = move(page)
         decided[seat] += 1
     assert min(decided.values()) >= 2, decided
     # the spectator follows the game (not move by move: a defence window's answers are secret)
-    spectator.wait_for_function(f"Number(document.body.dataset.move) > {watched}")
+    spectator.wait_for_function(f"() => Number(document.body.dataset.move) > {watched}")
     assert friend.locator("#hand .hand-card").count() + me.locator("#hand .hand-card").count() > 0
     screenshot(friend, tmp_path, "friend")
     screenshot(spectator, tmp_path, "spectator")

@@ -36,11 +36,13 @@ def free_port() -> int:
 class Server:
     """``apokalypse serve`` as a subprocess over one database file; restartable."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, *options: str) -> None:
         self.database_url = f"sqlite:///{database}"
+        self.options = options  # more of serve's options
         # What the server writes to stderr (a file, never a pipe nobody reads: a full pipe
-        # would stall the server): shown when a test fails, see :meth:`errors`.
+        # would stall the server): shown when a test fails, see :meth:`errors`; and stdout.
         self.log = database.with_suffix(".log")
+        self.out = database.with_suffix(".out")
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -56,8 +58,16 @@ class Server:
         self.port = free_port()
         url = self.database_url
         self.process = subprocess.Popen(
-            [str(APOKALYPSE), "serve", *("--port", str(self.port)), *("--database-url", url)],
-            stdout=subprocess.DEVNULL,
+            [
+                str(APOKALYPSE),
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                url,
+                *self.options,
+            ],
+            stdout=self.out.open("ab"),
             stderr=self.log.open("ab"),
         )
         deadline = time.monotonic() + 30
@@ -120,8 +130,23 @@ def play(ws: ClientConnection, state: dict[str, Any], n: int, seen: list[dict[st
         action = next((a for a in legal if a != "pass"), "pass")
         move = state["observation"]["move"]
         ws.send(json.dumps({"action": action, "move": move}))
-        state = answer(ws, seen, move)
+        state = decision(ws, seen, answer(ws, seen, move))
     return state
+
+
+def decision(ws: ClientConnection, seen: list[dict[str, Any]], state: dict[str, Any]) -> Any:
+    """From ``state`` on, the first state that asks this seat to decide or ends the game: the
+    computer players answer a person's action later, each decision in a message of its own."""
+    while not state["legal"] and not over(state):
+        state = receive(ws, seen)
+        assert state["type"] == "state", state
+    return state
+
+
+def over(state: dict[str, Any]) -> bool:
+    """Whether a state shows its game over (Apokalypse: its result; Apokerlypse: its step)."""
+    observation = state["observation"]
+    return "result" in observation or observation.get("step") == "over"
 
 
 def answer(ws: ClientConnection, seen: list[dict[str, Any]], move: int) -> dict[str, Any]:
@@ -173,7 +198,7 @@ def test_a_game_against_a_computer_player(server: Server) -> None:
 
     seen: list[dict[str, Any]] = []
     with connect(server.ws(game_id, human["token"]), open_timeout=TIMEOUT) as ws:
-        state = receive(ws, seen)
+        state = decision(ws, seen, receive(ws, seen))  # the computer may begin
         assert state["type"] == "state" and state["wire"] == WIRE_VERSION
         assert state["observation"]["seat"] == 0
         assert state["legal"] and "hand" in state["observation"]
@@ -216,6 +241,10 @@ def test_a_game_against_a_computer_player(server: Server) -> None:
                 before = state["observation"]["move"]
                 state = play(ws, state, 1, seen)
                 update = answer(spectator, seen, before)
+                while update["observation"]["move"] < state["observation"]["move"]:
+                    assert "hand" not in update["observation"]  # each change, one message
+                    assert not any(e["seen"] for e in update["events"])
+                    update = answer(spectator, seen, update["observation"]["move"])
                 assert "hand" not in update["observation"]
                 assert update["observation"]["move"] == state["observation"]["move"]
                 assert not any(e["seen"] for e in update["events"])
@@ -235,7 +264,7 @@ def test_a_restart_mid_game_loses_nothing(server: Server) -> None:
     game_id, token = created["id"], created["seats"][0]["token"]
     seen: list[dict[str, Any]] = []
     with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
-        before = play(ws, receive(ws, seen), 5, seen)
+        before = play(ws, decision(ws, seen, receive(ws, seen)), 5, seen)
     assert before["legal"], "still running"
 
     server.stop()
@@ -259,6 +288,8 @@ def test_computer_players_resume_exactly(tmp_path: Path) -> None:
     new = games.new_game("apokalypse", 3, ["human", "heuristic", "random"], [], "en")
     live = games.create(store, new)
     for _ in range(8):
+        while live.computer_step(store):  # the computers' turns, as the hub's pool plays them
+            pass
         legal = [str(a) for a in live.state.legal_actions()]
         action = next((a for a in legal if a != "pass"), "pass")
         shown = live.state.observation(0)["move"]  # what seat 0's connection was sent

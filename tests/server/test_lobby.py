@@ -9,6 +9,7 @@ import contextlib
 import json
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,10 @@ from apokalypse.bots import bot_names
 from apokalypse.engine.registry import game_names, get_game
 from apokalypse.i18n import text
 from apokalypse.server.app import create_app
+from apokalypse.server.settings import Settings
 from apokalypse.wire import state_adapter
 
-from .test_app import TIMEOUT, Server, answer, create, receive
+from .test_app import TIMEOUT, Server, answer, create, decision, receive
 from .test_app import server as server  # the same fixture: one real server process
 
 
@@ -123,6 +125,10 @@ def test_a_person_out_of_time_is_replaced_until_they_reclaim(server: Server) -> 
             assert deciding["turn_ms"] <= 300 and deciding["remaining_ms"] > deciding["turn_ms"]
             # I send nothing: half a second later a computer player has my seat, and plays it.
             timed_out = until(ws, seen, lambda m: m["seats"][0]["away"])
+            if timed_out["observation"]["move"] == mine["observation"]["move"]:  # then it plays
+                moved = mine["observation"]["move"]
+                timed_out = until(ws, seen, lambda m: m["observation"]["move"] > moved)
+                assert timed_out["seats"][0]["away"]
             assert timed_out["observation"]["move"] > mine["observation"]["move"]
             deciding = timed_out["clock"]["deciding"]
             assert deciding is None or deciding["seat"] == 1
@@ -152,7 +158,7 @@ def test_a_rematch_keeps_the_seats_and_their_keys(server: Server) -> None:
     game_id, token = created["id"], created["seats"][0]["token"]
     seen: list[dict[str, Any]] = []
     with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
-        state = receive(ws, seen)
+        state = decision(ws, seen, receive(ws, seen))
         ws.send(json.dumps({"type": "rematch"}))  # not yet: the game is on
         refused = until(ws, seen, lambda m: m["type"] == "refused")
         assert "over" in refused["reason"]
@@ -161,7 +167,7 @@ def test_a_rematch_keeps_the_seats_and_their_keys(server: Server) -> None:
             action = "pass" if "pass" in legal else legal[0]
             move = state["observation"]["move"]
             ws.send(json.dumps({"action": action, "move": move}))
-            state = answer(ws, seen, move)
+            state = decision(ws, seen, answer(ws, seen, move))
         assert state["observation"]["result"] is not None and state["rematch"] is None
         ws.send(json.dumps({"type": "rematch"}))
         rematch = until(ws, seen, lambda m: m["type"] == "state" and m["rematch"])["rematch"]
@@ -272,7 +278,7 @@ def test_an_oversized_message_is_refused_and_changes_nothing(server: Server, siz
     game_id, token = created["id"], created["seats"][0]["token"]
     seen: list[dict[str, Any]] = []
     with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
-        state = receive(ws, seen)
+        state = decision(ws, seen, receive(ws, seen))
         move = state["observation"]["move"]
         padded = json.dumps({"action": "pass", "move": move, "pad": "x" * size})
         ws.send(padded)
@@ -308,20 +314,26 @@ def test_a_flooding_connection_is_told_then_closed(server: Server) -> None:
 def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> None:
     """The server's memory holds the games people have open, not every game it served: the
     last connection gone, the game is dropped, and the next one rebuilds it from the store."""
-    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings=Settings(idle_seconds=0.2))
     hub = app.state.hub
     with TestClient(app) as client:
         body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}
         created = client.post("/api/games", json=body).json()
         game_id, token = created["id"], created["seats"][0]["token"]
         with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
-            state = ws.receive_json()
+            while not (state := ws.receive_json())["legal"]:  # the computer may begin
+                pass
             move = state["observation"]["move"]
             ws.send_json({"action": state["legal"][0]["text"], "move": move})
-            while (state := ws.receive_json())["observation"]["move"] <= move:
+            # then the computer answers, until the person decides again: the game stands still
+            while (state := ws.receive_json())["observation"]["move"] <= move or not state["legal"]:
                 pass
+            time.sleep(0.5)  # longer than idle_seconds: held while somebody is connected
             assert game_id in hub.rooms
-        assert game_id not in hub.rooms, "released with its last connection"
+        deadline = time.monotonic() + 10
+        while game_id in hub.rooms:  # a reload within idle_seconds would find it still here
+            assert time.monotonic() < deadline, "not released after its last connection"
+            time.sleep(0.05)
         with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
             again = ws.receive_json()
             assert again["observation"] == state["observation"], "rebuilt exactly"

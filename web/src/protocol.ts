@@ -78,9 +78,12 @@ export interface CreateRequest {
   lang: Lang;
   timer?: { turn: number; bank: number } | null;
 }
+/** POST /api/games's answer (`wire/seat.py`: Created, SeatLink): the server makes the links,
+ * under the address friends can open (its public URL, or its network address). */
 export interface Created {
   id: string;
-  seats: { seat: number; kind: string; token?: string }[];
+  seats: { seat: number; kind: string; token?: string; url?: string }[];
+  watch: string; // the spectator link
 }
 
 export function isApokalypse(o: Observation): o is ApokalypseObservation {

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
 import random
 import secrets
+import ssl
 import statistics
 import subprocess
 import sys
@@ -74,17 +76,31 @@ class LoadOptions:
     client_processes: int = 1
     postgres_url: str = POSTGRES
     redis_url: str = REDIS
+    scenario: str = "play"  # or one of bench.scenarios' (idle, computers, race)
+    proxy: bool = False  # the clients reach the servers through nginx with TLS (bench.proxy)
+    server_src: str | None = None  # run the servers from this source tree (PYTHONPATH)
 
 
 @dataclass(frozen=True)
 class Target:
-    """One server process: its base URL and, when started here, its pid."""
+    """One server process: its base URL and, when started here, its pid; behind the TLS
+    proxy, the proxy's URL and the certificate its clients trust."""
 
     url: str
     pid: int | None = None
+    cafile: str | None = None
 
     def ws(self, game_id: str, token: str) -> str:
         return f"{self.url.replace('http', 'ws', 1)}/ws/games/{game_id}?token={token}"
+
+    def tls(self) -> ssl.SSLContext | None:
+        """The TLS context that trusts this target's certificate (None: plain HTTP)."""
+        return trusting(self.cafile) if self.cafile is not None else None
+
+
+@functools.cache
+def trusting(cafile: str) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=cafile)
 
 
 # --------------------------------------------------------------------------- servers
@@ -122,18 +138,65 @@ class Started:
     log: Path
 
 
+# The server's bounds on what one client may do (``apokalypse serve``'s options, when it has
+# them), loosened: every client of a benchmark comes from one address, and the games it keeps in
+# flight must not be evicted for being many.
+LOOSE_LIMITS = {
+    "--create-per-minute": "1000000",
+    "--create-burst": "100000",
+    "--max-games": "1000000",
+}
+
+
+def server_env(options: LoadOptions) -> dict[str, str] | None:
+    """The environment of the servers started here: ``server_src`` first on PYTHONPATH (to
+    measure another version of the server, a copy of ``src/``), or None (this one's)."""
+    if options.server_src is None:
+        return None
+    return {**os.environ, "PYTHONPATH": str(Path(options.server_src).resolve())}
+
+
+def serve_flags(wanted: dict[str, str], env: dict[str, str] | None = None) -> list[str]:
+    """Those of ``wanted`` (option → value) that ``apokalypse serve`` takes, as arguments: a
+    server older than an option is started without it."""
+    taken = serve_options((env or {}).get("PYTHONPATH"))
+    return [part for option, value in wanted.items() if option in taken for part in (option, value)]
+
+
+@functools.cache
+def serve_options(pythonpath: str | None) -> frozenset[str]:
+    """The words of ``apokalypse serve --help`` (its options among them), once per source."""
+    env = {**os.environ, "COLUMNS": "400", "NO_COLOR": "1"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    shown = subprocess.run(
+        [str(apokalypse_program()), "serve", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    ).stdout
+    return frozenset(word.strip(",.;:()[]│") for word in shown.split())
+
+
 @contextlib.contextmanager
 def server_process(
-    database_url: str, log: Path, redis_url: str | None = None, prefix: str | None = None
+    database_url: str,
+    log: Path,
+    redis_url: str | None = None,
+    prefix: str | None = None,
+    extra: Sequence[str] = (),
+    env: dict[str, str] | None = None,
 ) -> Iterator[Started]:
     port = free_port()
     command = [str(apokalypse_program()), "serve", "--port", str(port)]
     command += ["--database-url", database_url]
     if redis_url is not None and prefix is not None:
         command += ["--redis-url", redis_url, "--channel-prefix", prefix]
+    command += extra
     # stderr into a file, never a pipe: an unread pipe that fills up would stall the server.
     with log.open("wb") as errors:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, env=env)
     try:
         yield Started(process, f"http://127.0.0.1:{port}", log)
     finally:
@@ -158,11 +221,14 @@ def wait_ready(started: Sequence[Started]) -> None:
 
 
 @contextlib.contextmanager
-def servers(options: LoadOptions) -> Iterator[list[Target]]:
-    """The servers to load: those of ``options.urls``, or one (two when scaled) started here."""
+def servers(options: LoadOptions, extra: dict[str, str] | None = None) -> Iterator[list[Target]]:
+    """The servers to load: those of ``options.urls``, or one (two when scaled) started here,
+    with the loose limits and ``extra`` options (those the server takes: :func:`serve_flags`)."""
     if options.urls:
         yield [Target(url.rstrip("/")) for url in options.urls]
         return
+    env = server_env(options)
+    flags = serve_flags({**LOOSE_LIMITS, **(extra or {})}, env)
     with (
         tempfile.TemporaryDirectory(prefix="apokalypse-load-") as folder,
         contextlib.ExitStack() as stack,
@@ -175,14 +241,57 @@ def servers(options: LoadOptions) -> Iterator[list[Target]]:
             database = stack.enter_context(fresh_schema(options.postgres_url, "load"))
             prefix = f"apokalypse-load:{secrets.token_hex(6)}:"
             started = [
-                stack.enter_context(server_process(database, log, options.redis_url, prefix))
+                stack.enter_context(
+                    server_process(database, log, options.redis_url, prefix, flags, env)
+                )
                 for log in logs
             ]
         else:
             database = f"sqlite:///{Path(folder, 'load.sqlite3')}"
-            started = [stack.enter_context(server_process(database, logs[0]))]
+            started = [stack.enter_context(server_process(database, logs[0], extra=flags, env=env))]
         wait_ready(started)
         yield [Target(server.url, server.process.pid) for server in started]
+
+
+@contextlib.contextmanager
+def behind_proxy(targets: Sequence[Target], each: bool = False) -> Iterator[list[Target]]:
+    """A real nginx with TLS in front of ``targets`` (:mod:`.proxy`, the deployed site file,
+    a self-signed certificate for 127.0.0.1): one in front of them all, balancing as deployed
+    (``each``: one in front of each), as the targets the clients reach then."""
+    from apokalypse.engine.errors import ConfigError
+
+    from .proxy import ProxyError, nginx, self_signed
+
+    with (
+        tempfile.TemporaryDirectory(prefix="apokalypse-proxy-") as folder,
+        contextlib.ExitStack() as stack,
+    ):
+        try:
+            cert, key = self_signed(Path(folder), "127.0.0.1")
+            reached = []
+            for group in [[t] for t in targets] if each else [list(targets)]:
+                upstreams = [t.url.removeprefix("http://") for t in group]
+                https = free_port()
+                http = free_port()
+                while http == https:  # a port just closed may be handed out again
+                    http = free_port()
+                proxy = stack.enter_context(
+                    nginx(upstreams, "127.0.0.1", https, http, cert, key, "127.0.0.1")
+                )
+                pid = group[0].pid if len(group) == 1 else None
+                reached.append(Target(proxy.url, pid, str(cert)))
+        except ProxyError as exc:
+            raise ConfigError(f"--proxy: {exc}") from None
+        yield reached
+
+
+def reach(
+    options: LoadOptions, targets: Sequence[Target]
+) -> contextlib.AbstractContextManager[list[Target]]:
+    """The targets the clients reach: through the proxy when asked for, else the servers."""
+    if options.proxy:
+        return behind_proxy(targets)
+    return contextlib.nullcontext(list(targets))
 
 
 # --------------------------------------------------------------------------- sampling
@@ -331,11 +440,13 @@ class Run:
         return max(0.0, rng.uniform(self.options.think - spread, self.options.think + spread))
 
 
-def post_json(url: str, body: dict[str, Any], timeout: float) -> dict[str, Any]:
+def post_json(
+    url: str, body: dict[str, Any], timeout: float, context: ssl.SSLContext | None = None
+) -> dict[str, Any]:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(request, timeout=timeout) as response:
+    with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
         data: dict[str, Any] = json.loads(response.read())
         return data
 
@@ -345,7 +456,7 @@ async def create_game(run: Run, target: Target, slot: int) -> Game:
     try:
         # urllib in a thread: creating games is rare next to playing them
         data = await asyncio.to_thread(
-            post_json, f"{target.url}/api/games", body, run.options.timeout
+            post_json, f"{target.url}/api/games", body, run.options.timeout, target.tls()
         )
     except (OSError, ValueError) as exc:
         run.tally.errors[f"create: {type(exc).__name__}"] += 1
@@ -366,7 +477,8 @@ async def play_seat(run: Run, game: Game, seat: int, target: Target, rng: random
     """One seat's client until the game ends; reconnects when the server rebuilt the game."""
     while not game.over:
         try:
-            async with connect(target.ws(game.id, game.tokens[seat]), max_size=None) as ws:
+            url = target.ws(game.id, game.tokens[seat])
+            async with connect(url, max_size=None, ssl=target.tls()) as ws:
                 await play_connection(run, game, run.targets.index(target), ws, rng)
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else None
@@ -740,10 +852,14 @@ def conditions_now() -> dict[str, Any]:
 def run_load(options: LoadOptions) -> dict[str, Any]:
     """Start (or reach) the servers, play for warm-up plus duration, and report."""
     conditions = conditions_now()
-    with servers(options) as targets, client_processes(options.client_processes) as pool:
+    with (
+        servers(options) as targets,
+        reach(options, targets) as reached,
+        client_processes(options.client_processes) as pool,
+    ):
         start = time.time()
         run = Run(
-            options, targets, start + options.warmup, start + options.warmup + options.duration
+            options, reached, start + options.warmup, start + options.warmup + options.duration
         )
         pids = [t.pid for t in targets if t.pid is not None]
         sampler = Sampler(pids, client_pids(pool), options.sample, start)
@@ -761,7 +877,10 @@ def run_load(options: LoadOptions) -> dict[str, Any]:
         else None
     )
     interval_figures(sampler.samples, tally, start, options.sample)
-    return build_report(options, targets, tally, sampler.samples, conditions)
+    report = build_report(options, targets, tally, sampler.samples, conditions)
+    if options.proxy:  # one nginx balancing over every server: which one a seat got is unknown
+        report["proxy"] = {"url": reached[0].url, "upstreams": [t.url for t in targets]}
+    return report
 
 
 # --------------------------------------------------------------------------- output
@@ -776,7 +895,10 @@ def render(report: dict[str, Any]) -> None:
     table.add_column("value", justify="right")
     options, games = report["options"], report["games"]
     table.add_row(
-        "servers", str(len(report["servers"])) + (" (scaled)" if options["scaled"] else "")
+        "servers",
+        str(len(report["servers"]))
+        + (" (scaled)" if options["scaled"] else "")
+        + (" behind nginx with TLS" if report.get("proxy") else ""),
     )
     table.add_row(
         "games in flight",

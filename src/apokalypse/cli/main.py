@@ -20,6 +20,7 @@ from rich.console import Console
 
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.registry import game_names
+from apokalypse.server.settings import Settings
 
 from .safe import printable
 
@@ -244,6 +245,35 @@ def replay(
 
 
 @app.command()
+def backup(
+    file: Annotated[Path, typer.Argument(help="The backup file to write (replaced if it exists)")],
+    database_url: Annotated[
+        str, typer.Option(help="The games' SQLite database (PostgreSQL: pg_dump -Fc)")
+    ] = "sqlite:///apokalypse.sqlite3",
+) -> None:
+    """Back up a SQLite games database into FILE; safe while the server runs."""
+    from .backup import run_backup
+
+    guarded(lambda: run_backup(database_url, file))
+
+
+@app.command()
+def restore(
+    file: Annotated[Path, typer.Argument(help="A file made by apokalypse backup")],
+    database_url: Annotated[
+        str, typer.Option(help="The SQLite database to restore into (made if missing)")
+    ],
+    replace: Annotated[
+        bool, typer.Option(help="Overwrite the games it holds (stop the server first)")
+    ] = False,
+) -> None:
+    """Restore a backup into a SQLite games database (PostgreSQL: pg_restore)."""
+    from .backup import run_restore
+
+    guarded(lambda: run_restore(file, database_url, replace))
+
+
+@app.command()
 def bench(
     game: GameName = "apokalypse",
     json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON")] = False,
@@ -402,19 +432,111 @@ def serve(
             help="Prefix of the games' Redis channels (default apokalypse:game:)",
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address people reach the server at (https://games.example.org), which"
+            " every invite link names; default: the address each request came to"
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated addresses or networks (or *) of the reverse proxies whose"
+            " X-Forwarded-For/-Proto headers are believed; default: none, not even 127.0.0.1"
+            " (a TCP tunnel on this machine would pass a client's own headers on)"
+        ),
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="Logs on stderr: text, or json (one object per line)")
+    ] = "text",
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            help="Serve Prometheus metrics on this port of 127.0.0.1 only (never the public"
+            " address: they would tell players of hidden decisions); default: none"
+        ),
+    ] = None,
+    max_games: Annotated[
+        int, typer.Option(help="Games held in memory at once")
+    ] = Settings.max_games,
+    create_per_minute: Annotated[
+        float, typer.Option(help="Games one client address may create per minute")
+    ] = Settings.create_per_minute,
+    max_connections: Annotated[
+        int, typer.Option(help="Connections to one game (seats' tabs and spectators)")
+    ] = Settings.max_connections,
+    create_burst: Annotated[
+        int, typer.Option(help="Games one client address may create at once")
+    ] = Settings.create_burst,
+    idle_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a game with nobody connected stays in memory (then stored only)"
+        ),
+    ] = Settings.idle_seconds,
+    computer_threads: Annotated[
+        int, typer.Option(help="Threads the computer players think on, apart from people's")
+    ] = Settings.computer_threads,
+    computer_pace: Annotated[
+        float,
+        typer.Option(help="Seconds between the decisions of a game no person is connected to"),
+    ] = Settings.computer_pace,
 ) -> None:
-    """Run the online game server (HTTP and WebSocket) until interrupted."""
+    """Run the online game server (HTTP and WebSocket) until interrupted (Ctrl-C or SIGTERM:
+    a graceful stop)."""
     from apokalypse.server.app import run_server
+    from apokalypse.server.serving import serve_options
 
-    guarded(lambda: run_server(host, port, database_url, redis_url, channel_prefix))
+    def run() -> None:
+        settings, listen = serve_options(
+            host=host,
+            port=port,
+            public_url=public_url,
+            forwarded_allow_ips=forwarded_allow_ips,
+            log_format=log_format,
+            metrics_port=metrics_port,
+            max_games=max_games,
+            create_per_minute=create_per_minute,
+            max_connections=max_connections,
+            create_burst=create_burst,
+            idle_seconds=idle_seconds,
+            computer_threads=computer_threads,
+            computer_pace=computer_pace,
+        )
+        run_server(
+            host, port, database_url, redis_url, channel_prefix, settings=settings, listen=listen
+        )
+
+    guarded(run)
 
 
 @app.command()
 def loadtest(
+    scenario: Annotated[
+        str,
+        typer.Option(
+            help="play: many games in flight; idle: memory kept by games nobody opens;"
+            " computers: a person's answers while computer games are created; race: a game"
+            " rebuilt by one process while the other moves it (two over PostgreSQL and Redis)"
+        ),
+    ] = "play",
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Concurrent 4-player games, all seats human")
-    ] = 200,
-    duration: Annotated[float, typer.Option(help="Seconds measured, after the warm-up")] = 60.0,
+        int | None,
+        typer.Option(
+            "--games",
+            "-n",
+            help="play: concurrent 4-player games, all seats human (200); idle: games created"
+            " (2000); computers: all-computer games created at once (6); race: games (100)",
+        ),
+    ] = None,
+    duration: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds measured, after the warm-up (play: 60; computers: at least this"
+            " window, 30)"
+        ),
+    ] = None,
     warmup: Annotated[float, typer.Option(help="Seconds played before measuring")] = 10.0,
     think: Annotated[
         float, typer.Option(help="A client's mean thinking time per action, in seconds")
@@ -445,16 +567,63 @@ def loadtest(
         str, typer.Option(help="PostgreSQL database for --scaled (a schema is made and dropped)")
     ] = "postgresql+psycopg://postgres@127.0.0.1:5432/test",
     redis_url: Annotated[str, typer.Option(help="Redis for --scaled")] = "redis://127.0.0.1:6379/0",
+    idle_seconds: Annotated[
+        float | None,
+        typer.Option(
+            help="idle: the server's idle release, given to it when it takes --idle-seconds"
+            " (otherwise its default is waited for)"
+        ),
+    ] = 10.0,
+    settle: Annotated[
+        float | None,
+        typer.Option(help="idle: the longest wait, in seconds, for the server's memory to settle"),
+    ] = None,
+    computer: Annotated[
+        str, typer.Option(help="computers: the computer player at every seat of those games")
+    ] = "hard",
+    stall: Annotated[
+        float,
+        typer.Option(help="race: seconds after A's answer within which B must show the same"),
+    ] = 5.0,
+    proxy: Annotated[
+        bool, typer.Option(help="The clients reach the servers through nginx with TLS")
+    ] = False,
+    server_src: Annotated[
+        Path | None,
+        typer.Option(
+            help="Run the servers from this copy of src/ (another version, to measure a before)"
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Write the report as JSON to this file")] = None,
 ) -> None:
     """Load the online game server with many concurrent games played over WebSockets and report
-    throughput, latency, errors, memory and CPU (a benchmark, minutes long)."""
+    throughput, latency, errors, memory and CPU (a benchmark, minutes long); or, with
+    --scenario, measure one of its weak spots against its target."""
     from apokalypse.bench.load import LoadOptions, run_loadtest
+    from apokalypse.bench.scenarios import (
+        DEFAULT_DURATION,
+        DEFAULT_GAMES,
+        SCENARIOS,
+        ScenarioOptions,
+        run_scenario_to,
+    )
 
+    if scenario not in SCENARIOS:
+        raise fail(f"--scenario {scenario!r}: one of {', '.join(SCENARIOS)}")
+    games = DEFAULT_GAMES[scenario] if games is None else games
+    duration = DEFAULT_DURATION.get(scenario, 60.0) if duration is None else duration
     if games < 1 or duration <= 0 or warmup < 0 or think < 0 or not 0 <= jitter <= 1:
         raise fail("--games must be ≥ 1, --duration > 0, --warmup and --think ≥ 0, --jitter 0–1")
     if sample <= 0 or clients < 1:
         raise fail("--sample must be > 0 and --clients ≥ 1")
+    if scenario != "play" and (url or scaled or clients != 1):
+        raise fail("--url, --scaled and --clients are for --scenario play")
+    if (idle_seconds is not None and idle_seconds <= 0) or (settle is not None and settle <= 0):
+        raise fail("--idle-seconds and --settle must be > 0")
+    if stall <= 0:
+        raise fail("--stall must be > 0")
+    if server_src is not None and not (server_src / "apokalypse").is_dir():
+        raise fail(f"--server-src {server_src}: no apokalypse package in it (give a copy of src/)")
     options = LoadOptions(
         games=games,
         duration=duration,
@@ -468,8 +637,15 @@ def loadtest(
         client_processes=clients,
         postgres_url=postgres_url,
         redis_url=redis_url,
+        scenario=scenario,
+        proxy=proxy,
+        server_src=str(server_src) if server_src is not None else None,
     )
-    guarded(lambda: run_loadtest(options, out))
+    if scenario == "play":
+        guarded(lambda: run_loadtest(options, out))
+        return
+    more = ScenarioOptions(idle_seconds=idle_seconds, settle=settle, computer=computer, stall=stall)
+    guarded(lambda: run_scenario_to(options, more, out))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,8 +5,9 @@ on the server, and every connection is sent its own view (``state.observation(se
 ``event.view(seat).to_json()``), never a raw event, the seed of a running game or a token.
 
 - ``POST /api/games`` ``{game, players, seats: ["human" | bot name, …], variants, lang}`` →
-  ``{id, seats: [{seat, kind, token?}]}``; a token per human seat (its secret invite link's
-  key). The database keeps only the tokens' SHA-256.
+  ``{id, seats: [{seat, kind, token?, url?}], watch}``; a token per human seat (its secret invite
+  link's key) and that link, and the spectator link, at the address friends can open
+  (:mod:`.reach`). The database keeps only the tokens' SHA-256.
 - ``GET /api/games/{id}`` → the public summary.
 - ``GET /api/catalog?lang=`` → the games the lobby offers (title, players, variants) and the
   seat kinds, labelled in ``lang``: the browser keeps no copy of a game's facts.
@@ -27,16 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from starlette.websockets import WebSocketDisconnected
 
 from apokalypse.engine.errors import ConfigError, EngineError
 from apokalypse.engine.registry import get_game
@@ -44,18 +43,22 @@ from apokalypse.i18n import check_lang
 from apokalypse.i18n.texts import texts_for
 from apokalypse.wire.seat import Catalog, Created, SeatLink, Summary
 
+from . import reach
 from .catalog import catalog
+from .edge import Edge
 from .fanout import Fanout
 from .games import (
-    Refused,
     create,
     message,
     new_game,
     shown_move_of,
     stored_summary,
 )
-from .hub import CLOSE_ABUSE, MAX_DROPPED, MAX_FRAME, MAX_MESSAGE, Connection, Hub, Room
+from .hub import Full, Hub
+from .metrics import Metrics
+from .ops import add_ops
 from .pages import add_pages
+from .serving import Listen, serve, start_metrics
 from .settings import Settings
 from .store import Store, StoreError
 
@@ -92,18 +95,23 @@ def create_app(
     settings = settings if settings is not None else Settings()
     store = Store.open(database_url)
     fanout = Fanout(redis_url, channel_prefix) if redis_url is not None else None
-    hub = Hub(store, fanout)
+    metrics = Metrics()  # served on a listener of its own (serving.py), never by this app
+    hub = Hub(store, fanout, settings, metrics)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if fanout is None:
-            yield
+            try:
+                yield
+            finally:
+                await hub.drain()
             return
         pubsub = await fanout.subscribe()  # subscribed before the first request is served
         listener = asyncio.create_task(fanout.run(hub.catch_up, hub.catch_up_all, pubsub))
         try:
             yield
         finally:
+            await hub.drain()  # its changes under way publish through the fan-out: drained first
             listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await listener
@@ -112,6 +120,11 @@ def create_app(
     app = FastAPI(title="Apokalypse", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
     app.state.settings = settings
+    # Operations (edge.py, ops.py): the metrics are served on a listener of their own, never here.
+    app.state.metrics = metrics
+    metrics.watch(lambda: len(hub.rooms), hub.connection_count)
+    app.add_middleware(Edge, metrics=metrics)
+    add_ops(app, store, fanout)
 
     @app.exception_handler(RequestValidationError)
     async def one_line(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -122,22 +135,34 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=422)
 
     @app.post("/api/games")
-    async def create_game(body: CreateGame) -> Created:
+    async def create_game(body: CreateGame, request: Request) -> Created:
         timer = (body.timer.turn, body.timer.bank) if body.timer is not None else None
         try:
             new = new_game(body.game, body.players, body.seats, body.variants, body.lang, timer)
         except EngineError as exc:
             raise HTTPException(400, str(exc)) from None
+        base = reach.base_of(request)  # the address friends can open (reach.py says which)
+        lang = str(new.record.meta["lang"])
+        client = request.client.host if request.client is not None else "?"
+        wait = hub.may_create(client)  # per address: behind a trusted proxy, the real one's
+        if wait > 0:
+            seconds = max(1, round(wait))
+            detail = message("creations", lang, seconds=seconds)
+            raise HTTPException(429, detail, headers={"Retry-After": str(seconds)})
+        try:
+            hub.make_space(lang)  # before it is stored: a game made is a game served
+        except Full as exc:
+            raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
         live = await asyncio.to_thread(create, store, new)
-        room = hub.rooms[live.id] = Room(live)
-        hub.wind(room)
+        await hub.add(live)  # its computers play on their own threads, not in this request
         seats: list[SeatLink] = []
         for seat, kind in enumerate(live.kinds):
             entry: SeatLink = {"seat": seat, "kind": kind}
             if seat in new.tokens:
                 entry["token"] = new.tokens[seat]
+                entry["url"] = reach.game_link(base, live.id, new.tokens[seat])
             seats.append(entry)
-        return {"id": live.id, "seats": seats}
+        return {"id": live.id, "seats": seats, "watch": reach.game_link(base, live.id)}
 
     @app.get("/api/games")
     async def summaries(
@@ -186,62 +211,13 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def summary(game_id: str) -> Summary:
         try:
-            room = await hub.room(game_id)
+            return await hub.summary(game_id)
         except StoreError:
             raise HTTPException(404, f"there is no game {game_id!r}") from None
-        async with room.lock:
-            return room.live.summary()
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-        await websocket.accept()
-        try:
-            room = await hub.room(game_id)
-        except StoreError:
-            await websocket.close(CLOSE_NOT_FOUND, "there is no such game")
-            return
-        seat = room.live.seat_of(token) if token is not None else None
-        if token is not None and seat is None:
-            await websocket.close(CLOSE_FORBIDDEN, "this token opens no seat of this game")
-            return
-        connection = Connection(websocket, seat, 0)  # the whole log so far, in its own view
-        while True:
-            async with room.lock:
-                if not room.closed:
-                    room.connections.append(connection)
-                    await hub.push(room)  # the newcomer its view, the others its seat's status
-                    break
-            # Released or evicted meanwhile: the game rebuilt from the store is the one to join.
-            room = await hub.room(game_id)
-        try:
-            while True:
-                raw = await websocket.receive_text()
-                if connection.blocked():
-                    if connection.dropped == 1:
-                        await hub.refuse(connection, Refused(message("flood", room.live.lang)))
-                    elif connection.dropped >= MAX_DROPPED:
-                        await websocket.close(CLOSE_ABUSE, "too many messages")
-                        return
-                    continue
-                data: object = None  # not JSON, or too long: refused like any malformed one
-                if len(raw) <= MAX_MESSAGE:
-                    with contextlib.suppress(ValueError):
-                        data = json.loads(raw)
-                await hub.act(room, connection, data)
-                if room.closed:
-                    return
-        except (WebSocketDisconnect, WebSocketDisconnected):  # gone: a send to it failed
-            pass
-        finally:
-            if connection in room.connections:
-                room.connections.remove(connection)
-                async with room.lock:
-                    if room.closed:
-                        pass
-                    elif room.connections:
-                        await hub.push(room)  # the others: this seat's person is gone
-                    else:
-                        hub.release(room)
+        await hub.serve(websocket, game_id, token)
 
     add_pages(app)
     return app
@@ -253,14 +229,21 @@ def run_server(
     database_url: str,
     redis_url: str | None = None,
     channel_prefix: str | None = None,
+    *,
+    settings: Settings | None = None,
+    listen: Listen | None = None,
 ) -> None:
-    """Serve the app with uvicorn until interrupted."""
-    import uvicorn
+    """Serve the app with uvicorn (:mod:`.serving`: its limits, logs, metrics listener and
+    graceful stop) until SIGINT or SIGTERM. ``listen``'s host and port are ``host``/``port``."""
+    from dataclasses import replace
+
     from sqlalchemy import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
     from .fanout import check
 
+    listen = replace(listen if listen is not None else Listen(), host=host, port=port)
+    settings = settings if settings is not None else Settings()
     if redis_url is not None:
         try:
             check(redis_url)
@@ -268,13 +251,20 @@ def run_server(
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ConfigError(f"--redis-url {redis_url!r}: {first}") from None
     try:
-        app = create_app(database_url, redis_url, channel_prefix)
+        app = create_app(database_url, redis_url, channel_prefix, settings=settings)
     except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ConfigError(f"--database-url {database_url!r}: {first}") from None
+    metrics = None
+    if listen.metrics_port is not None:
+        try:
+            metrics = start_metrics(app, listen.metrics_port)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise ConfigError(f"--metrics-port {listen.metrics_port}: {reason}") from None
     shown = make_url(database_url).render_as_string(hide_password=True)
-    print(f"Apokalypse on http://{host}:{port}/ (games in {shown}); Ctrl-C stops it", flush=True)
-    # No access log: a player's link carries their seat's token in its query string.
-    uvicorn.run(
-        app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=MAX_FRAME
-    )
+    print(reach.listening_banner(host, port, settings.public_url), flush=True)
+    print(f"Games are kept in {shown}; Ctrl-C stops the server.", flush=True)
+    if metrics is not None:
+        print(f"Metrics for Prometheus: http://127.0.0.1:{metrics.port}/metrics", flush=True)
+    serve(app, listen, metrics)

@@ -99,7 +99,7 @@ class Fanout:
         try:
             await pubsub.psubscribe(_glob_escape(self.prefix) + "*")
         except BaseException:
-            await pubsub.reset()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             raise
         return pubsub
 
@@ -118,12 +118,12 @@ class Fanout:
                 except (RedisError, OSError) as exc:
                     log.warning("fan-out: lost the pub/sub connection: %s", exc)
                 with contextlib.suppress(Exception):
-                    await pubsub.reset()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                 pubsub = await self._reconnect()
                 self._spawn(resync())
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.reset()
+                await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
 
     async def _reconnect(self) -> PubSub:
         while True:

@@ -329,28 +329,36 @@ class LiveGame:
         return action
 
     def play(self, store: Store, action: ActionValue) -> None:
-        """Apply a person's action, store it, then let the computer players act (blocking)."""
+        """Apply a person's action and store it (blocking). The computer players answer later,
+        one decision at a time on their own threads (:meth:`computer_step`)."""
         try:
             events = self.match.apply(action)
         except IllegalAction as exc:
             raise Refused(self.texts.refusal(exc), exc.rule) from None
         self._commit(store, events)
-        self.advance(store)
-
-    def advance(self, store: Store) -> None:
-        """Let computer players act while it is their decision (a stand-in at a seat whose
-        person is away), storing each action; then start the clock of the person deciding."""
-        state = self.state
-        while not state.is_over and len(self.match.actions) < MAX_DECISIONS:
-            seat = state.to_act
-            if self.match.is_computer(seat):
-                _, events = self.match.play_turn()
-            elif seat in self.away:
-                events = self.match.apply(self._stand_in_choice(seat))
-            else:
-                break
-            self._commit(store, events)
         self.follow_clock()
+
+    def computer_to_act(self) -> bool:
+        """Whether the decision now is a computer's: a computer seat's, or a stand-in's at a
+        seat whose person is away."""
+        state = self.state
+        if state.is_over or len(self.match.actions) >= MAX_DECISIONS:
+            return False
+        return self.match.is_computer(state.to_act) or state.to_act in self.away
+
+    def computer_step(self, store: Store) -> bool:
+        """Let the computer whose decision it is act once, and store it (blocking; on the
+        computer players' own threads); False when no computer is to act."""
+        if not self.computer_to_act():
+            return False
+        seat = self.state.to_act
+        if self.match.is_computer(seat):
+            _, events = self.match.play_turn()
+        else:
+            events = self.match.apply(self._stand_in_choice(seat))
+        self._commit(store, events)
+        self.follow_clock()
+        return True
 
     def follow_clock(self) -> None:
         if self.clock is not None:
@@ -384,7 +392,7 @@ class LiveGame:
         self.away = seats
         self.heard = False  # this process made the change: it runs the clock
         self.stand_ins.pop(seat, None)  # a fresh stand-in each time: it saw nothing meanwhile
-        self.advance(store)
+        self.follow_clock()  # the stand-in decides from here (Hub.kick lets it)
         return True
 
     def time_out(self, store: Store, move: int) -> bool:
@@ -400,7 +408,7 @@ class LiveGame:
             return changed
         if clock.hidden:  # a window's question: answered for, the seat kept (see Clock)
             self._commit(store, self.match.apply(self._stand_in_choice(clock.seat)))
-            self.advance(store)
+            self.follow_clock()
             return True
         return self.set_away(store, clock.seat, True) or changed
 
@@ -473,13 +481,14 @@ def shown_move_of(store: Store, game_id: str) -> int:
 
 
 def create(store: Store, new: NewGame, game_id: str | None = None) -> LiveGame:
-    """Store a new game and start it (computer players whose decision it is act at once)."""
+    """Store a new game and start it (computer players whose decision it is are let act by the
+    hub, on their own threads: never inside the request that made the game)."""
     game_id = store.create(new.record, game_id)
     game = get_game(new.record.game)
     match: Match = Match(new.state, new.players, new.record.start_digest(new.state.opening))
     live = LiveGame(game_id, game, new.record, match)
     live.log.extend(match.start())
-    live.advance(store)
+    live.follow_clock()  # computers to act first are let by the hub (Hub.kick), not here
     return live
 
 
@@ -500,5 +509,6 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):
         live.log.extend(events)
-    live.advance(store)  # a restart between a person's action and the computers' answers
+    # A restart between a person's action and the computers' answers: the hub lets them on.
+    live.follow_clock()
     return live

@@ -4,43 +4,98 @@ A :class:`Room` is one game in memory (:class:`LiveGame`), its lock and its conn
 :class:`Hub` holds the rooms by id, rebuilds a game from the store when it is asked for, runs every
 change under the game's lock and pushes each connection its own view afterwards (only when that
 view changed: see :mod:`apokalypse.wire.seat`).
+
+What a client can make the hub do is bounded: games in memory (``Settings.max_games``; a game
+nobody is connected to is dropped after ``Settings.idle_seconds``, the store keeps it), games
+created per client address, connections per game and per seat, messages per connection (a token
+bucket for every message, accepted or not), and the computer players think on a pool of their own
+(:mod:`.computers`), one decision at a time, never on the threads that answer people.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnected
 
 from apokalypse.engine.errors import EngineError
 from apokalypse.wire import ActionMessage, SeatMessage, read_client_message
-from apokalypse.wire.seat import Stable, WireState, stable
+from apokalypse.wire.seat import Stable, Summary, WireState, stable
 
+from .computers import IDLE, URGENT, ComputerPool
 from .fanout import Fanout
-from .games import LiveGame, Refused, message, rebuild
-from .store import Store
+from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_summary
+from .memory import TRIM
+from .metrics import Metrics
+from .settings import Settings
+from .store import Store, StoreError
 
+CLOSE_FORBIDDEN = 4403  # a token that opens no seat
+CLOSE_NOT_FOUND = 4404  # no such game
 CLOSE_RESTART = 1012  # the game must be rebuilt from the store: reconnect
 CLOSE_ABUSE = 1008  # a connection that keeps flooding the server after being told to stop
+CLOSE_TRY_LATER = 1013  # too many connections to the game, or games on the server
 
 MAX_MESSAGE = 4096  # bytes: the longest action text is a few dozen
 MAX_FRAME = 65_536  # uvicorn closes a connection sending more (1009) before reading it at all
-# The rate limit counts refused messages only: accepted actions are paced by the game itself (each
-# must name the move it answers, so a client gets one in per change it has been sent).
-RATE = 5.0  # refused messages per second a connection may send on average …
+# Every message counts but an accepted action: refused ones, and accepted seat messages, which
+# cost a push to every connection of the game (a seat left and taken back a thousand times would
+# be a thousand pushes to each). An accepted action is paced by the game itself: it must name the
+# move it answers, so a client gets one in per change it was sent (a program may play fast).
+RATE = 5.0  # messages per second a connection may send on average …
 BURST = 20.0  # … and at once; beyond, its messages are dropped unread
 MAX_DROPPED = 200  # dropped messages before the connection is closed
-STAND_BY = 2.0  # seconds a process that did not make a game's last change waits to time it out
-
+MAX_TABS = 4  # connections one seat may hold at once (a phone, a laptop, a reload or two)
+STAND_BY = 2.0  # seconds a process that did not make a game's last change waits to take it on
+REAP_EVERY = 5.0  # seconds between looks for games nobody needs in memory
+CLOSE_REASON = 123  # bytes: the longest close reason a WebSocket frame may carry
 
 log = logging.getLogger(__name__)
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, ``rate`` per second after that."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.checked = time.monotonic()
+
+    def _fill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.rate)
+        self.checked = now
+
+    def take(self) -> float:
+        """Take one token: 0 when there was one, else the seconds until there is."""
+        self._fill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate if self.rate > 0 else float("inf")
+
+    def empty(self) -> bool:
+        self._fill()
+        return self.tokens < 1
+
+    def spend(self) -> None:
+        self.tokens -= 1
+
+    def full(self) -> bool:
+        return self.tokens + (time.monotonic() - self.checked) * self.rate >= self.burst
+
+
+class Full(Exception):
+    """No room for one more game in memory: every game held has somebody connected."""
 
 
 @dataclass(eq=False)
@@ -50,23 +105,15 @@ class Connection:
     sent: int  # how many of the game's events this connection has been sent
     said: Stable | None = None  # what its last message said (seat.stable): none sent yet
     shown: int | None = None  # the move of the observation it was last sent
-    allowance: float = BURST  # a token bucket: messages it may send now
-    checked: float = field(default_factory=time.monotonic)
+    bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
     dropped: int = 0
 
     def blocked(self) -> bool:
-        """Whether this connection's messages are dropped now (it sent too many refused)."""
-        now = time.monotonic()
-        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
-        self.checked = now
-        if self.allowance < 1:
+        """Whether this message is dropped unread (the connection sent too many)."""
+        if self.bucket.empty():
             self.dropped += 1
             return True
         return False
-
-    def charge(self) -> None:
-        """One more refused message."""
-        self.allowance -= 1
 
 
 # A connection's seat, how many events it was sent, and whether it was sent nothing yet.
@@ -98,30 +145,192 @@ class Room:
     connections: list[Connection] = field(default_factory=list)
     closed: bool = False
     timer: asyncio.Task[None] | None = None  # runs out the deciding person's clock
+    computing: asyncio.Task[None] | None = None  # the computer players' turns (Hub.kick)
+    idle_since: float | None = field(default_factory=time.monotonic)  # None: somebody is here
 
     def connected(self) -> frozenset[int]:
         return frozenset(c.seat for c in self.connections if c.seat is not None)
+
+    def live_step(self, store: Store) -> Callable[[], bool]:
+        """One computer decision of this game, as a job for the computer players' pool."""
+        live = self.live
+        return lambda: live.computer_step(store)
+
+    def stop(self) -> None:
+        """No more timers nor computer turns: the room is dropped."""
+        self.closed = True
+        for task in (self.timer, self.computing):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.timer = self.computing = None
+
+
+def parse_text(raw: str) -> object:
+    """A text frame's JSON; None (refused like any malformed message) when it is too long, not
+    JSON, or nested deeper than Python's parser goes."""
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        data: object = json.loads(raw)
+    except (ValueError, RecursionError):  # "[[[[…" a thousand deep: refused, not a traceback
+        return None
+    return data
 
 
 class Hub:
     """The games in memory, by id; a game not there is rebuilt from the store."""
 
-    def __init__(self, store: Store, fanout: Fanout | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        fanout: Fanout | None = None,
+        settings: Settings | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.store = store
         self.fanout = fanout  # None: one process alone
+        self.settings = settings if settings is not None else Settings()
+        self.metrics = metrics if metrics is not None else Metrics()
         self.rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self.computers = ComputerPool(self.settings.computer_threads)
+        self._loading: dict[str, asyncio.Future[Room]] = {}  # games being rebuilt now
+        self._missed: set[str] = set()  # … and told meanwhile that they advanced elsewhere
+        self._creators: dict[str, Bucket] = {}  # by client address
+        self._reaper: asyncio.Task[None] | None = None
+        self.draining = False
+
+    # -- games in memory ------------------------------------------------------------------
 
     async def room(self, game_id: str) -> Room:
+        """The game's room, rebuilt from the store when it is not in memory (a
+        :class:`StoreError` for an unknown game, :class:`Full` when memory is full)."""
         room = self.rooms.get(game_id)
         if room is not None:
             return room
-        async with self._loading:  # one rebuild per game, however many connect at once
-            room = self.rooms.get(game_id)
-            if room is None:
-                live = await asyncio.to_thread(rebuild, self.store, game_id)
-                room = self.rooms[game_id] = Room(live)
-            return room
+        loading = self._loading.get(game_id)
+        if loading is not None:  # one rebuild per game, however many connect at once
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            live = await asyncio.to_thread(rebuild, self.store, game_id)
+            # Another process may have moved the game on after the rebuild read the store: its
+            # notice found no room here (catch_up), so it was noted; read the store again.
+            while game_id in self._missed:
+                self._missed.discard(game_id)
+                await asyncio.to_thread(live.catch_up_from, self.store)
+            room = self.install(live)
+            future.set_result(room)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting for it
+            raise
+        finally:
+            del self._loading[game_id]
+            self._missed.discard(game_id)
+        self.kick(room)
+        return room
+
+    def make_space(self, lang: str = "en") -> None:
+        """Room for one more game in memory: the longest idle games are dropped when memory is
+        full; :class:`Full` (in ``lang``) when every game held has somebody connected."""
+        if len(self.rooms) < self.settings.max_games:
+            return
+        idle = sorted(
+            (r for r in self.rooms.values() if r.idle_since is not None and not r.connections),
+            key=lambda r: r.idle_since or 0.0,
+        )
+        for room in idle[: len(self.rooms) - self.settings.max_games + 1]:
+            self.release(room)
+        if len(self.rooms) >= self.settings.max_games:
+            raise Full(message("full", lang))
+
+    def install(self, live: LiveGame, made_here: bool = False) -> Room:
+        """Hold a game in memory (:meth:`make_space` first; a game ``made_here`` has had its
+        space made before it was stored, and is held even if others took it meanwhile)."""
+        try:
+            self.make_space(live.lang)
+        except Full:
+            if not made_here:
+                raise
+        room = self.rooms[live.id] = Room(live)
+        if self._reaper is None and not self.draining:
+            self._reaper = asyncio.create_task(self._reap())
+        return room
+
+    async def add(self, live: LiveGame) -> Room | None:
+        """A game just made here. Held in memory only when its computer players are to act
+        (they play it here); one that waits for a person stays in the store until somebody
+        opens it: a game made and never opened costs no memory, and its clock starts when it
+        is first opened."""
+        if not live.computer_to_act():
+            return None
+        room = self.install(live, made_here=True)
+        async with room.lock:
+            self.wind(room)
+        self.kick(room)
+        return room
+
+    def may_create(self, client: str) -> float:
+        """Whether ``client`` (an address) may create a game now: 0, or the seconds to wait."""
+        bucket = self._creators.get(client)
+        if bucket is None:
+            if len(self._creators) > 10_000:  # forget the addresses that are back to full
+                self._creators = {k: b for k, b in self._creators.items() if not b.full()}
+            bucket = self._creators[client] = Bucket(
+                self.settings.create_per_minute / 60, self.settings.create_burst
+            )
+        return bucket.take()
+
+    async def summary(self, game_id: str) -> Summary:
+        """What anybody may know of a game: from memory when it is there, else from the store
+        (a look at a game never loads it: looking is not playing)."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            async with room.lock:
+                return room.live.summary()
+        found = await asyncio.to_thread(self.store.summaries, [game_id])
+        if game_id not in found:
+            raise StoreError(f"there is no game {game_id!r}")
+        record, move = found[game_id]
+        if move is None:  # stored before the shown move was kept: replay to know it
+            move = await asyncio.to_thread(shown_move_of, self.store, game_id)
+        return stored_summary(game_id, record, move)
+
+    async def _reap(self) -> None:
+        """Drop the games nobody has been connected to for ``idle_seconds`` (the store keeps
+        them; the next connection rebuilds one), and hand their memory back."""
+        idle_for = self.settings.idle_seconds
+        while self.rooms:
+            await asyncio.sleep(min(REAP_EVERY, idle_for / 2))
+            now = time.monotonic()
+            dropped = 0
+            for room in list(self.rooms.values()):
+                if room.idle_since is not None and now - room.idle_since >= idle_for:
+                    async with room.lock:
+                        if not room.connections and not room.closed:
+                            self.release(room)
+                            dropped += 1
+            if dropped and TRIM is not None:
+                await asyncio.to_thread(TRIM)
+        self._reaper = None
+
+    def release(self, room: Room) -> None:
+        """Drop a game from memory (under its lock, or before anybody could take it)."""
+        room.stop()
+        if self.rooms.get(room.live.id) is room:
+            del self.rooms[room.live.id]
+
+    async def evict(self, room: Room) -> None:
+        """Drop a game whose memory and store disagree; its players reconnect to the stored
+        one (close code 1012)."""
+        self.release(room)
+        for connection in list(room.connections):
+            with contextlib.suppress(Exception):  # already gone
+                await connection.websocket.close(CLOSE_RESTART)
+        room.connections.clear()
+
+    # -- views ------------------------------------------------------------------------------
 
     async def send(self, room: Room, connection: Connection, made: dict[Viewer, Made]) -> None:
         """Send ``connection`` its view if it changed. ``made``: this push's views so far, by
@@ -144,6 +353,8 @@ class Hub:
         except Exception:  # a connection gone away: it is dropped, the game goes on
             if connection in room.connections:
                 room.connections.remove(connection)
+                if not room.connections:
+                    room.idle_since = time.monotonic()
 
     async def push(self, room: Room) -> None:
         """Send every connection whose view changed the news, and set the clock of whoever
@@ -152,6 +363,8 @@ class Hub:
         for connection in list(room.connections):
             await self.send(room, connection, made)
         self.wind(room)
+
+    # -- clocks and computer players ------------------------------------------------------
 
     def wind(self, room: Room) -> None:
         """(Re)start the timer that hands the deciding person's seat to a computer player when
@@ -173,9 +386,93 @@ class Hub:
         room.timer = None  # this task ends here: push may wind a new one
         await self.change(room, lambda live: live.time_out(self.store, move))
 
+    def kick(self, room: Room) -> None:
+        """Let the computer players act when the decision is theirs (in a task of the room's
+        own; nothing waits for it). Where another process made the game's last change, that
+        process lets them; this one takes over only if the game stands still ``STAND_BY``
+        seconds (that process is gone): two processes playing the same decision would meet at
+        the store's key, and one would have to rebuild."""
+        if room.closed or room.computing is not None or not room.live.computer_to_act():
+            return
+        if self.fanout is not None and room.live.heard:
+            room.computing = asyncio.create_task(self._stand_by(room))
+        else:
+            room.computing = asyncio.create_task(self._computers(room))
+
+    async def _stand_by(self, room: Room) -> None:
+        """Watch a game another process plays the computers of; take them on if it stops."""
+        live = room.live
+        move = live.state.move
+        take_on = False
+        try:
+            while not take_on:
+                await asyncio.sleep(STAND_BY)
+                if room.closed or not live.computer_to_act():
+                    return
+                if live.state.move != move:  # the other process played on: watch again
+                    move = live.state.move
+                    continue
+                async with room.lock:
+                    if room.closed:
+                        return
+                    try:
+                        applied = await asyncio.to_thread(live.catch_up_from, self.store)
+                    except EngineError:
+                        await self.evict(room)
+                        return
+                    if applied:
+                        await self.push(room)
+                    if live.state.move == move:  # nobody played on: this process does
+                        live.heard = False
+                        take_on = True
+                    move = live.state.move
+        finally:
+            if room.computing is asyncio.current_task():
+                room.computing = None
+        self.kick(room)
+
+    async def _computers(self, room: Room) -> None:
+        """The computer players' decisions, one at a time on their own pool, each pushed;
+        until a person decides. A game nobody waits for (no seat connected) waits its turn
+        behind those somebody waits for, and ``computer_pace`` between its decisions."""
+        try:
+            while True:
+                async with room.lock:
+                    live = room.live
+                    if room.closed or not live.computer_to_act():
+                        return
+                    waited = bool(room.connected())
+                    before = live.state.move
+                    started = time.monotonic()
+                    try:
+                        await self.computers.run(
+                            URGENT if waited else IDLE, room.live_step(self.store)
+                        )
+                    except EngineError:  # another process took the move: the store is the truth
+                        log.warning("game %s: a computer's move was taken already", live.id)
+                        await self.evict(room)
+                        return
+                    self.metrics.think_seconds.observe(time.monotonic() - started)
+                    self.metrics.actions.labels(by="computer").inc()
+                    await self.push(room)
+                    if self.fanout is not None:
+                        moved = live.state.move != before
+                        await self.fanout.publish(live.id, live.state.move if moved else None)
+                if not waited and self.settings.computer_pace > 0:
+                    await asyncio.sleep(self.settings.computer_pace)
+        except Exception:
+            self.metrics.errors.labels(where="computer").inc()
+            log.exception("game %s: the computer players stopped", room.live.id)
+        finally:
+            if room.computing is asyncio.current_task():
+                room.computing = None
+
+    # -- changes --------------------------------------------------------------------------
+
     async def change(self, room: Room, work: Callable[[LiveGame], bool]) -> bool:
         """Run ``work(live)`` (blocking, in a thread) under the game's lock; when it changed the
-        game, tell every connection and the other processes. Refusals propagate."""
+        game, tell every connection and the other processes, and let the computer players on
+        when the decision is theirs now. Refusals propagate."""
         async with room.lock:
             if room.closed:
                 return False
@@ -197,20 +494,30 @@ class Hub:
                     await self.fanout.publish(live.id, live.state.move if moved else None)
             elif room.timer is None:  # a timer woken a moment early: wound again
                 self.wind(room)
-            return changed
+        if changed:
+            self.kick(room)
+        return changed
 
     async def act(self, room: Room, connection: Connection, data: object) -> None:
         """A message from a connection: do what it asks, or tell that connection why not."""
         live = room.live
+        started = time.monotonic()
         try:
             request = read_client_message(data)
         except ValidationError:
             await self.refuse(connection, Refused(message("message", live.lang)))
             return
         try:
-            await self.change(room, lambda live: self.perform(live, connection, request))
+            changed = await self.change(room, lambda live: self.perform(live, connection, request))
         except Refused as exc:
             await self.refuse(connection, exc)
+            return
+        if isinstance(request, ActionMessage):  # paced by the game (see RATE)
+            if changed:
+                self.metrics.actions.labels(by="person").inc()
+                self.metrics.answer_seconds.observe(time.monotonic() - started)
+        else:
+            connection.bucket.spend()
 
     def perform(
         self, live: LiveGame, connection: Connection, request: ActionMessage | SeatMessage
@@ -225,58 +532,157 @@ class Hub:
         if request.type == "rematch":
             if not live.state.is_over:
                 raise Refused(message("not-over", live.lang))
-            rematch = live.make_rematch(self.store)
-            if rematch is not None:
-                self.rooms[rematch.id] = Room(rematch)
+            live.make_rematch(self.store)  # opened by whoever follows the link (Hub.room)
             return True  # every connection learns of it
         return live.set_away(self.store, seat, request.type == "leave")
 
     async def refuse(self, connection: Connection, refused: Refused) -> None:
-        connection.charge()
+        connection.bucket.spend()
+        self.metrics.refusals.inc()
         with contextlib.suppress(Exception):  # gone meanwhile
             await connection.websocket.send_json(refused.to_json())
+
+    # -- other processes ------------------------------------------------------------------
 
     async def catch_up(self, game_id: str, move: int | None) -> None:
         """Another process advanced ``game_id`` to ``move`` (None: perhaps, look): bring this
         process's copy up to the store and push it to its connections. The computer players
-        only catch up here: the process that applied the person's action let them act."""
+        only catch up here: the process that applied the person's action lets them act."""
         room = self.rooms.get(game_id)
-        if room is None:  # not in memory: rebuilt from the store when asked for
-            return
+        if room is None:
+            if game_id in self._loading:  # being rebuilt from a read that may predate this
+                self._missed.add(game_id)
+            return  # not in memory: rebuilt from the store when asked for
         async with room.lock:
             if room.closed or (move is not None and room.live.state.move >= move):
                 return
             try:
                 applied = await asyncio.to_thread(room.live.catch_up_from, self.store)
             except Exception:  # memory and store disagree, or the store failed: rebuild
+                self.metrics.errors.labels(where="catch-up").inc()
                 log.warning("game %s: catching up failed, rebuilt from the store", game_id)
                 await self.evict(room)
                 return
             if applied:
                 await self.push(room)
+        self.kick(room)
 
     async def catch_up_all(self) -> None:
         """Catch up every game in memory (after messages may have been missed)."""
         for game_id in list(self.rooms):
             await self.catch_up(game_id, None)
 
-    def release(self, room: Room) -> None:
-        """Drop a game nobody is connected to from memory (under its lock): the store keeps
-        it, and the next connection rebuilds it. A server's memory holds the games being
-        watched, not every game it ever served."""
-        room.closed = True
-        if room.timer is not None:
-            room.timer.cancel()
-        if self.rooms.get(room.live.id) is room:
-            del self.rooms[room.live.id]
+    # -- connections ----------------------------------------------------------------------
 
-    async def evict(self, room: Room) -> None:
-        room.closed = True
-        if room.timer is not None:
-            room.timer.cancel()
-        if self.rooms.get(room.live.id) is room:
-            del self.rooms[room.live.id]
-        for connection in list(room.connections):
-            with contextlib.suppress(Exception):  # already gone
-                await connection.websocket.close(CLOSE_RESTART)
-        room.connections.clear()
+    async def serve(self, websocket: WebSocket, game_id: str, token: str | None) -> None:
+        """One WebSocket connection to a game, from its opening to its end."""
+        await websocket.accept()
+        try:
+            room = await self.room(game_id)
+        except StoreError:
+            await shut(websocket, CLOSE_NOT_FOUND, "there is no such game")
+            return
+        except Full as exc:
+            await shut(websocket, CLOSE_TRY_LATER, str(exc))
+            return
+        seat = room.live.seat_of(token) if token is not None else None
+        if token is not None and seat is None:
+            await shut(websocket, CLOSE_FORBIDDEN, "this token opens no seat of this game")
+            return
+        connection = Connection(websocket, seat, 0)  # the whole log so far, in its own view
+        while not await self.join(room, connection):
+            # Released or evicted meanwhile: the game rebuilt from the store is the one to join.
+            try:
+                room = await self.room(game_id)
+            except (StoreError, Full):
+                await shut(websocket, CLOSE_TRY_LATER, "try again")
+                return
+        if connection not in room.connections:  # turned away: too many connections
+            return
+        try:
+            await self.listen(room, connection)
+        except (WebSocketDisconnect, WebSocketDisconnected):  # gone: a send to it failed
+            pass
+        finally:
+            await self.leave(room, connection)
+
+    async def join(self, room: Room, connection: Connection) -> bool:
+        """Add a connection to a room and send it its view; False when the room was dropped
+        meanwhile. A connection over the game's bounds is closed (1013) instead."""
+        async with room.lock:
+            if room.closed:
+                return False
+            same = [c for c in room.connections if c.seat == connection.seat]
+            spectators = connection.seat is None
+            if len(same) >= (self.settings.max_connections if spectators else MAX_TABS):
+                await shut(
+                    connection.websocket, CLOSE_TRY_LATER, message("crowded", room.live.lang)
+                )
+                return True
+            room.connections.append(connection)
+            room.idle_since = None
+            if connection.seat is not None and not same:
+                await self.push(room)  # the newcomer its view, the others its seat's status
+            else:  # a spectator or a second tab: nobody else's view changes
+                await self.send(room, connection, {})
+            return True
+
+    async def listen(self, room: Room, connection: Connection) -> None:
+        """Read a connection's messages until it goes away or its game is dropped."""
+        websocket = connection.websocket
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            if connection.blocked():
+                if connection.dropped == 1:
+                    await self.refuse(connection, Refused(message("flood", room.live.lang)))
+                elif connection.dropped >= MAX_DROPPED:
+                    await websocket.close(CLOSE_ABUSE, "too many messages")
+                    return
+                continue
+            text = frame.get("text")
+            if not isinstance(text, str):  # a binary frame
+                await self.refuse(connection, Refused(message("binary", room.live.lang)))
+                continue
+            await self.act(room, connection, parse_text(text))
+            if room.closed:
+                return
+
+    async def leave(self, room: Room, connection: Connection) -> None:
+        """A connection ended: the others learn when its seat has nobody left; a game with no
+        connection left waits ``idle_seconds`` in memory (a reload comes back to it)."""
+        async with room.lock:
+            if connection not in room.connections:
+                return
+            room.connections.remove(connection)
+            if not room.connections:
+                room.idle_since = time.monotonic()
+            elif connection.seat is not None and connection.seat not in room.connected():
+                await self.push(room)  # the others: this seat's person is gone
+
+    async def drain(self) -> None:
+        """Shutting down: let every change under way finish (its write included), then stop
+        the clocks and the computer players. Connections are closed by the server (1012:
+        reconnect, to another process or to this one restarted)."""
+        self.draining = True
+        if self._reaper is not None:
+            self._reaper.cancel()
+        for room in list(self.rooms.values()):  # computers waiting for their pool: no more
+            if room.computing is not None:
+                room.computing.cancel()
+        for room in list(self.rooms.values()):
+            async with room.lock:  # waits for the change under way
+                room.stop()
+        await self.computers.close()
+
+    def connection_count(self) -> int:
+        return sum(len(room.connections) for room in self.rooms.values())
+
+
+async def shut(websocket: WebSocket, code: int, text: str) -> None:
+    """Close a connection with ``code`` and a reason cut to fit its frame (123 bytes, at a
+    character); a client already gone is no error."""
+    reason = text.encode()[:CLOSE_REASON].decode(errors="ignore")
+    with contextlib.suppress(Exception):
+        await websocket.close(code, reason)

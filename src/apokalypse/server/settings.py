@@ -20,4 +20,7 @@ class Settings:
     create_burst: int = 20  # games one client address may create at once …
     create_per_minute: float = 20.0  # … and per minute after that
     max_connections: int = 64  # connections to one game (seats' tabs and spectators)
-    computer_threads: int = 2  # threads the computer players think on (apart from people's)
+    computer_threads: int = 1  # threads the computer players think on (apart from people's)
+    # Seconds between the decisions of a game no person is connected to (only computers play,
+    # or spectators watch): such a game waits for no one, and should not keep a core busy.
+    computer_pace: float = 0.25

@@ -78,13 +78,17 @@ class ClockView(TypedDict):
 
 class SeatLink(SeatKind):
     token: NotRequired[str]  # a person's seat: the key of its secret invite link
+    url: NotRequired[str]  # a person's seat: that link, absolute (``<base>/games/<id>?token=…``)
 
 
 class Created(TypedDict):
-    """``POST /api/games``: the new game, and the key of each person's seat (only here)."""
+    """``POST /api/games``: the new game, and the key of each person's seat (only here). The
+    links are the server's (:mod:`apokalypse.server.reach`): the address friends can open, not
+    necessarily the one the creator's browser is at."""
 
     id: str
     seats: list[SeatLink]
+    watch: str  # the spectator link, absolute
 
 
 class Summary(TypedDict):

@@ -1,14 +1,16 @@
 // A game just created: every human seat's invite link, the spectator link, each with a copy
-// button, and a button to play seat 1 here.
-import { useState } from "preact/hooks";
+// button and a QR code for a phone, and a button to play seat 1 here. The links are the
+// server's (POST /api/games answers them): the address friends can open, which need not be the
+// one this browser is at (a host who opened http://127.0.0.1:8000 must not hand that out).
+import { useMemo, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
-import type { Created } from "../protocol";
+import type { Created, Lang } from "../protocol";
 import { gameLink } from "../storage";
 import { Icon } from "../ui/icons";
+import "./lobby.css";
+import { qrDataUrl } from "./qr";
+import { qrWords } from "./words";
 
-function absolute(path: string): string {
-  return new URL(path, window.location.origin).href;
-}
 
 function CopyButton({ text, t, id }: { text: string; t: Translate; id?: string }) {
   const [done, setDone] = useState(false);
@@ -30,8 +32,25 @@ function CopyButton({ text, t, id }: { text: string; t: Translate; id?: string }
   );
 }
 
-export function CreatedGame({ created, t }: { created: Created; t: Translate }) {
+/** A link's QR code; tapping it makes it large enough to scan across a table, tapping again
+ * makes it small. `which`: the seat's number, or "spectators". */
+function QrTile({ link, label, which, alt }: { link: string; label: string; which: string; alt: string }) {
+  const [big, setBig] = useState(false);
+  const src = useMemo(() => qrDataUrl(link), [link]);
+  return (
+    <li class={`qr-tile${big ? " big" : ""}`} data-qr={which}>
+      <button type="button" class="qr-button" aria-pressed={big} onClick={() => setBig(!big)}>
+        <img class="qr-code" src={src} alt={alt} data-qr={which} width={160} height={160} />
+        <span class="qr-label">{label}</span>
+      </button>
+    </li>
+  );
+}
+
+export function CreatedGame({ created, t, lang }: { created: Created; t: Translate; lang: Lang }) {
   const first = created.seats.find((s) => s.token);
+  const words = qrWords(lang);
+  const people = created.seats.filter((s): s is typeof s & { url: string } => typeof s.url === "string");
   return (
     <section class="panel created" id="created" aria-labelledby="created-title">
       <h2 class="box-title" id="created-title">
@@ -40,7 +59,7 @@ export function CreatedGame({ created, t }: { created: Created; t: Translate }) 
       <p class="dim">{t("inviteHelp")}</p>
       <ul class="links" id="links">
         {created.seats.map((seat) => {
-          const href = seat.token ? absolute(gameLink(created.id, seat.token)) : null;
+          const href = seat.url ?? null;
           return (
             <li class="link-row" data-seat={seat.seat}>
               <span class="seat-number">{seat.seat + 1}</span>
@@ -64,14 +83,28 @@ export function CreatedGame({ created, t }: { created: Created; t: Translate }) 
           <span class="seat-number" title={t("spectators")}>
             <Icon name="eye" size={14} />
           </span>
-          <input class="link-field" readOnly value={absolute(gameLink(created.id))} aria-label={t("spectatorLink")} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-          <CopyButton text={absolute(gameLink(created.id))} t={t} />
-          <a id="spectator-link" href={absolute(gameLink(created.id))}>
+          <input class="link-field" readOnly value={created.watch} aria-label={t("spectatorLink")} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+          <CopyButton text={created.watch} t={t} />
+          <a id="spectator-link" href={created.watch}>
             {t("open")}
           </a>
         </li>
       </ul>
+      <p class="dim small">{words.qrHelp}</p>
+      <ul class="qr-codes" id="qr-codes">
+        {people.map((seat) => (
+          <QrTile
+            key={seat.url}
+            link={seat.url}
+            which={String(seat.seat)}
+            label={`${t("seat")} ${seat.seat + 1}`}
+            alt={words.qrOf(`${t("inviteLink")} ${t("seat")} ${seat.seat + 1}`)}
+          />
+        ))}
+        <QrTile key={created.watch} link={created.watch} which="spectators" label={t("spectators")} alt={words.qrOf(t("spectatorLink"))} />
+      </ul>
       {first?.token ? (
+        // Seat 1 played here, at this browser's own address (its "my games" live here).
         <a class="button primary big" id="open-seat" href={gameLink(created.id, first.token)}>
           ▶ {t("playSeat1")}
         </a>

@@ -76,7 +76,7 @@ export function Lobby() {
                 {error}
               </p>
             ) : null}
-            {created ? <CreatedGame created={created} t={t} /> : null}
+            {created ? <CreatedGame created={created} t={t} lang={lang} /> : null}
             <MyGames t={t} refresh={refresh} catalog={catalog} />
           </div>
         </div>

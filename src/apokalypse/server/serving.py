@@ -1,0 +1,449 @@
+"""Running the server process: uvicorn with explicit limits, the logs, and a clean stop.
+
+uvicorn (with httptools, which ``uvicorn[standard]`` installs and uvicorn then picks) bounds
+neither the time a client may take to send a request's headers nor their size: a connection that
+sends half a request line is held forever, a megabyte of headers is read, and a WebSocket
+upgrade whose request line passes the 8 KiB that the ``websockets`` handshake parser reads is
+never answered at all (that parser gives up silently). :class:`GuardedHttp` is uvicorn's
+httptools protocol with those bounds:
+
+- the headers of each request must be complete within :data:`HEAD_SECONDS` of its first byte
+  (of the connection's opening, for its first request): otherwise 408 and closed (a connection
+  that sent nothing at all is closed without a word);
+- a request line (its URL) over :data:`MAX_URL` bytes is answered 414, a header line over
+  :data:`MAX_HEADER_LINE`, more than :data:`MAX_HEADERS` headers or a head over :data:`MAX_HEAD`
+  bytes in all 431, and closed. :data:`MAX_URL` and :data:`MAX_HEADER_LINE` keep every line
+  under what the WebSocket handshake parser reads, so an upgrade is always answered.
+
+The request body is bounded by the app's edge (:mod:`.edge`). Logs (:func:`logging_config`)
+are plain text or one JSON object per line, and never hold a URL's query (a seat's token is in
+its link's query) or a token. SIGTERM stops the server as Ctrl-C does, gracefully: no new
+connections, every WebSocket closed with 1012 (come back: uvicorn does it), the requests under
+way finished, then the app's shutdown lets the games' changes under way be written; the process
+then exits 0 (uvicorn would re-raise the signal and end with it: see :func:`serve`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import re
+import signal
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import FrameType
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import uvicorn
+from fastapi import FastAPI
+from uvicorn.config import Config
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.server import ServerState
+
+from apokalypse.engine.errors import ConfigError
+
+from .edge import with_security_headers
+from .hub import MAX_FRAME
+from .memory import limit_arenas
+from .ops import MetricsListener, serve_metrics
+from .settings import Settings
+
+HEAD_SECONDS = 10.0  # from a request's first byte (or its connection's opening) to its last header
+MAX_HEAD = 16 * 1024  # bytes of request line and headers, all told
+# The WebSocket handshake parser (websockets' http11) reads lines of at most 8192 bytes and 128
+# headers; uvicorn hands it the request again, line by line. Under those, it always answers.
+MAX_URL = 8000
+MAX_HEADER_LINE = 8000  # name, ": ", value, CRLF
+MAX_HEADERS = 100
+KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
+WS_PING_SECONDS = 20.0  # a WebSocket is pinged this often (proxies close silent connections) …
+WS_PING_TIMEOUT = 20.0  # … and closed when a ping goes unanswered this long (a vanished phone)
+GRACEFUL_SECONDS = 10  # at a stop, the longest wait for the requests under way
+
+LogFormat = Literal["text", "json"]
+
+
+class _Refused(Exception):
+    """Raised in a parser callback to stop reading a request that passes a bound; httptools
+    turns it into an HttpParserError, which uvicorn answers through ``send_400_response``."""
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline and size bounds on each request's head."""
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._in_head = True  # between requests or reading one's head (not its body)
+        self._raw = 0  # bytes received since this head began (counted before parsing)
+        self._url = 0
+        self._head = 0  # bytes of the request line and the headers parsed so far
+        self._headers = 0
+        self._refusal: tuple[int, str] | None = None
+
+    # -- the deadline ---------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(HEAD_SECONDS, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _too_slow(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing():
+            return
+        if self._raw == 0:  # nothing sent: a browser's spare connection, or a scanner
+            self.transport.close()
+            return
+        self._answer(408, f"the request's headers did not arrive within {HEAD_SECONDS:g} seconds")
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    # -- the bounds -----------------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            self._raw += len(data)
+        super().data_received(data)
+        # A head still incomplete after this many bytes is too long whatever follows (httptools
+        # buffers a header's value until it ends, unseen by the callbacks below).
+        if self._in_head and self._raw > MAX_HEAD and not self.transport.is_closing():
+            self._answer(431, self._head_too_large())
+
+    def _refuse(self, status: int, reason: str) -> None:
+        self._refusal = (status, reason)
+        raise _Refused(reason)
+
+    def _head_too_large(self) -> str:
+        return f"the request's line and headers are larger than {MAX_HEAD} bytes"
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._url = self._head = self._headers = 0
+        self._arm()  # the next request of a kept-alive connection
+
+    def on_url(self, url: bytes) -> None:
+        self._url += len(url)
+        if self._url > MAX_URL:
+            self._refuse(414, f"the request's URL is longer than {MAX_URL} bytes")
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        line = len(name) + len(value) + 4
+        self._headers += 1
+        self._head += line
+        if line > MAX_HEADER_LINE:
+            self._refuse(431, f"a request header is longer than {MAX_HEADER_LINE} bytes")
+        if self._headers > MAX_HEADERS:
+            self._refuse(431, f"the request has more than {MAX_HEADERS} headers")
+        if self._url + self._head > MAX_HEAD:
+            self._refuse(431, self._head_too_large())
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        self._in_head = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._in_head = True
+        self._raw = 0
+        super().on_message_complete()
+
+    # -- the answers ----------------------------------------------------------------------
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn's answer to any request httptools could not parse, ours among them.
+        status, reason = self._refusal if self._refusal is not None else (400, msg)
+        self._refusal = None
+        self._answer(status, reason)
+
+    def _answer(self, status: int, reason: str) -> None:
+        """Answer ``status`` with a JSON ``detail`` (the API's form) and close the connection:
+        what is left of this request is never read."""
+        self._disarm()
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            # An earlier request of this connection (pipelined) is still being answered: a
+            # response now would cut into that one. It is the last: the connection closes after.
+            cycle.keep_alive = False
+            self.flow.pause_reading()
+            return
+        body = json.dumps({"detail": reason}).encode()
+        headers = with_security_headers(
+            [
+                *self.server_state.default_headers,
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+        )
+        content = [STATUS_LINE[status]]
+        for name, value in headers:
+            content.extend([name, b": ", value, b"\r\n"])
+        content.extend([b"\r\n", body])
+        self.transport.write(b"".join(content))
+        self.transport.close()
+
+
+# -- logs ---------------------------------------------------------------------------------
+
+# A URL's query (a seat's link holds its token there), and a token named as such anywhere.
+_QUERY = re.compile(r"(?P<path>/[^\s?\"']*)\?[^\s\"']*")
+_TOKEN = re.compile(r"(?P<key>token[\"']?\s*[:=]\s*[\"']?)[^\s\"'&,;)}]+", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` without URL queries or token values: ``/ws/games/x?token=…`` → ``/ws/games/x?…``."""
+    text = _QUERY.sub(r"\g<path>?…", text)
+    return _TOKEN.sub(r"\g<key>…", text)
+
+
+class TextFormatter(logging.Formatter):
+    """``LEVEL: message`` (uvicorn's terminal form, without colours), redacted."""
+
+    def __init__(self) -> None:
+        super().__init__("%(levelname)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``
+    and, for an exception, ``error`` (its traceback), every text redacted."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, str] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": redact(record.getMessage()),
+        }
+        if record.exc_info:
+            entry["error"] = redact(self.formatException(record.exc_info))
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def logging_config(log_format: LogFormat) -> dict[str, Any]:
+    """The ``logging.config.dictConfig`` of a server: every logger (uvicorn's, the app's, the
+    libraries') through one handler on stderr in ``log_format``; uvicorn's access log off (a
+    request line holds the query, a seat's token)."""
+    formatter = JsonFormatter if log_format == "json" else TextFormatter
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"server": {"()": formatter}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": "server",
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "root": {"handlers": ["stderr"], "level": "WARNING"},
+        "loggers": {
+            "uvicorn": {"handlers": [], "propagate": True},
+            "uvicorn.error": {"handlers": [], "propagate": True},
+            "uvicorn.access": {"handlers": [], "propagate": False},
+            "apokalypse": {"handlers": [], "propagate": True, "level": log_level(log_format)},
+        },
+    }
+
+
+def log_level(log_format: LogFormat) -> str:
+    # A terminal shows what needs attention; a log collector keeps starts, stops and
+    # connections too (their addresses' queries redacted).
+    return "INFO" if log_format == "json" else "WARNING"
+
+
+# -- the server ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listen:
+    """How the process listens: its address, the proxies it trusts, its logs, its metrics."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # Addresses (or networks, or "*") whose X-Forwarded-For/-Proto are believed; none by
+    # default, not even 127.0.0.1 (uvicorn's default): a plain TCP forwarder on this machine
+    # (ssh -R, socat, a tunnel) connects from 127.0.0.1 and passes a client's own headers on,
+    # which would let that client choose its address (the creation limit counts per address)
+    # and its scheme (the invite links'). Behind a reverse proxy, name it.
+    forwarded_allow_ips: tuple[str, ...] = ()
+    log_format: LogFormat = "text"
+    metrics_port: int | None = None  # None: no metrics listener
+
+
+def uvicorn_config(app: FastAPI, listen: Listen) -> Config:
+    """uvicorn's configuration of ``app`` (it configures the logging as it is made)."""
+    trusted = list(listen.forwarded_allow_ips)
+    return Config(
+        app,
+        host=listen.host,
+        port=listen.port,
+        http=GuardedHttp,
+        ws="websockets-sansio",  # what uvicorn picks here; its stop closes with 1012
+        lifespan="on",  # a failing start (Redis gone) stops the process, never ignored
+        log_config=logging_config(listen.log_format),
+        log_level=log_level(listen.log_format),
+        access_log=False,  # a player's link carries their seat's token in its query string
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        ws_max_size=MAX_FRAME,
+        ws_ping_interval=WS_PING_SECONDS,
+        ws_ping_timeout=WS_PING_TIMEOUT,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )
+
+
+def serve(app: FastAPI, listen: Listen, metrics_listener: MetricsListener | None = None) -> None:
+    """Serve ``app`` until SIGINT or SIGTERM, then stop gracefully (see the module)."""
+    limit_arenas()  # before the worker threads start (memory.py)
+    config = uvicorn_config(app, listen)
+    server = uvicorn.Server(config)
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        # Outside uvicorn's own handler: before it is installed, a stop once it can; after the
+        # stop, nothing (this is the handler uvicorn raises the signal again for).
+        server.should_exit = True
+
+    # uvicorn handles SIGTERM while it serves, and on leaving raises it again for the handler it
+    # found: the default one would kill the process (status -15) after a clean stop. A stop
+    # asked for is a success: with this handler serve() returns, and the process exits 0.
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        server.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if metrics_listener is not None:
+            metrics_listener.close()
+
+
+def start_metrics(app: FastAPI, port: int) -> MetricsListener:
+    """The app's metrics on ``127.0.0.1:<port>`` (OSError when that port cannot be bound)."""
+    return serve_metrics(app.state.metrics, port)
+
+
+# -- the options of ``apokalypse serve`` ----------------------------------------------------
+
+
+def serve_options(
+    *,
+    host: str,
+    port: int,
+    public_url: str | None,
+    forwarded_allow_ips: str | None,
+    log_format: str,
+    metrics_port: int | None,
+    max_games: int,
+    create_per_minute: float,
+    max_connections: int,
+    create_burst: int = Settings.create_burst,
+    idle_seconds: float = Settings.idle_seconds,
+    computer_threads: int = Settings.computer_threads,
+    computer_pace: float = Settings.computer_pace,
+) -> tuple[Settings, Listen]:
+    """``apokalypse serve``'s options as the app's settings and how it listens; a
+    :class:`ConfigError` naming the first option that is wrong (nothing started yet)."""
+    if not 0 < port < 65536:
+        raise ConfigError(f"--port {port}: a port is 1–65535")
+    if log_format not in ("text", "json"):
+        raise ConfigError(f"--log-format {log_format!r}: text or json")
+    if metrics_port is not None and not 0 < metrics_port < 65536:
+        raise ConfigError(f"--metrics-port {metrics_port}: a port is 1–65535")
+    if metrics_port is not None and metrics_port == port and host in LOCAL_HOSTS:
+        raise ConfigError(f"--metrics-port {metrics_port}: the server's own --port")
+    if max_games < 1:
+        raise ConfigError(f"--max-games {max_games}: at least 1")
+    if not create_per_minute > 0:  # NaN too
+        raise ConfigError(f"--create-per-minute {create_per_minute}: more than 0")
+    if max_connections < 1:
+        raise ConfigError(f"--max-connections {max_connections}: at least 1")
+    if create_burst < 1:
+        raise ConfigError(f"--create-burst {create_burst}: at least 1")
+    if not 0 < idle_seconds <= 86_400:
+        raise ConfigError(f"--idle-seconds {idle_seconds}: more than 0, at most a day")
+    if not 1 <= computer_threads <= 64:
+        raise ConfigError(f"--computer-threads {computer_threads}: 1 to 64")
+    if not 0 <= computer_pace <= 60:
+        raise ConfigError(f"--computer-pace {computer_pace}: 0 to 60 seconds")
+    settings = Settings(
+        public_url=check_public_url(public_url) if public_url is not None else None,
+        max_games=max_games,
+        create_burst=create_burst,
+        create_per_minute=create_per_minute,
+        max_connections=max_connections,
+        idle_seconds=idle_seconds,
+        computer_threads=computer_threads,
+        computer_pace=computer_pace,
+    )
+    listen = Listen(
+        host=host,
+        port=port,
+        forwarded_allow_ips=check_forwarded(forwarded_allow_ips or ""),
+        log_format="json" if log_format == "json" else "text",
+        metrics_port=metrics_port,
+    )
+    return settings, listen
+
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::", "::1"})
+
+
+def check_public_url(url: str) -> str:
+    """``url`` as the base of every link (``https://host[:port]``, no trailing slash), or a
+    :class:`ConfigError` saying what is wrong with it."""
+    where = f"--public-url {url!r}"
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 (raises ValueError for a port that is no number)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(
+            f"{where}: give http:// or https:// and a host (https://games.example.org)"
+        )
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        # The pages and the API are served at the root: a path would make every link wrong.
+        raise ConfigError(f"{where}: only a scheme, a host and a port (no path, query or user)")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def check_forwarded(addresses: str) -> tuple[str, ...]:
+    """The proxies of ``--forwarded-allow-ips`` (addresses, networks, or ``*`` for any), or a
+    :class:`ConfigError` naming one that is neither."""
+    found: list[str] = []
+    for item in (part.strip() for part in addresses.split(",")):
+        if not item:
+            continue
+        if item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ConfigError(
+                    f"--forwarded-allow-ips {item!r}: not an IP address or network (or *)"
+                ) from None
+        found.append(item)
+    return tuple(found)

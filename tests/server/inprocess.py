@@ -1,0 +1,101 @@
+"""A real uvicorn server running the app in a thread of the test process: the same HTTP and
+WebSocket stack as ``apokalypse serve``, with the app's hub at hand, so a test can see what the
+server holds in memory (which games, which connections) and not only what it answers."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import uvicorn
+from fastapi import FastAPI
+
+from apokalypse.server.app import create_app
+from apokalypse.server.hub import MAX_FRAME, Hub
+from apokalypse.server.settings import Settings
+
+START = 30.0  # seconds for the server to answer (migrations included)
+T = TypeVar("T")
+
+
+@dataclass
+class Running:
+    app: FastAPI
+    port: int
+    loop: asyncio.AbstractEventLoop
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, game_id: str, token: str | None = None) -> str:
+        query = f"?token={token}" if token is not None else ""
+        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}{query}"
+
+    @property
+    def hub(self) -> Hub:
+        hub: Hub = self.app.state.hub
+        return hub
+
+    def call(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on the server's event loop (the hub is not thread-safe); its result."""
+
+        async def run() -> T:
+            return work()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
+
+
+def wait_until(check: Callable[[], Any], what: str, seconds: float = 10.0) -> Any:
+    """Poll ``check`` until it returns something true (that value), failing after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
+        time.sleep(0.02)
+
+
+@contextmanager
+def serving(
+    database_url: str,
+    settings: Settings | None = None,
+    redis_url: str | None = None,
+    prefix: str | None = None,
+    before: Callable[[FastAPI], None] | None = None,
+) -> Iterator[Running]:
+    """The app over ``database_url`` served by uvicorn on a free port; ``before(app)`` runs
+    before the server starts (to wrap a hub method the fan-out is handed at start)."""
+    app = create_app(database_url, redis_url, prefix, settings)
+    if before is not None:
+        before(app)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME
+    )
+    server = uvicorn.Server(config)
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        loops.append(loop)
+        loop.run_until_complete(server.serve())
+        loop.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started, "the server started", START)
+    try:
+        yield Running(app, port, loops[0])
+    finally:
+        server.should_exit = True
+        thread.join(timeout=START)

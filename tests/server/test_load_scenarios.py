@@ -1,0 +1,150 @@
+"""``apokalypse loadtest --scenario`` at a tiny size: real server processes, the report's figures
+present and sane. Not a timing test (the machine may be busy): each figure is checked to come
+from what was really done (counts that match, memory read from a live process, stalled games
+among those raced), never against its target."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apokalypse.bench import proxy
+from apokalypse.bench.load import serve_flags
+from apokalypse.bench.scenarios import TARGETS
+from apokalypse.cli.main import main
+from tests.services import missing
+
+from .databases import reachable
+
+
+def scenario(tmp_path: Path, name: str, *extra: str) -> dict[str, Any]:
+    out = tmp_path / f"{name}.json"
+    assert main(["loadtest", "--scenario", name, "--out", str(out), *extra]) == 0
+    report: dict[str, Any] = json.loads(out.read_text())
+    assert report["scenario"] == name
+    return report
+
+
+def check_headline(report: dict[str, Any], value: float | int | None) -> None:
+    head = report["headline"]
+    target = TARGETS[report["scenario"]]
+    assert head["value"] == value
+    for key in ("figure", "unit", "target", "target_text", "before_text"):
+        assert head[key] == target[key]
+    assert isinstance(head["met"], bool)
+    conditions = report["conditions"]
+    assert conditions["cores"] >= 1 and len(conditions["loadavg_after"]) == 3
+
+
+def check_percentiles(figures: dict[str, Any], count: int | None = None) -> None:
+    if count is not None:
+        assert figures["count"] == count
+    assert figures["count"] > 0
+    assert 0 <= figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"]
+
+
+def test_idle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = scenario(tmp_path, "idle", "--games", "20", "--idle-seconds", "1", "--settle", "5")
+    figures = report["figures"]
+    assert report["errors_total"] == 0, report["errors"]
+    assert figures["games"] == 20
+    check_percentiles(figures["create"], 20)  # every game created …
+    check_percentiles(figures["get"], 20)  # … and looked at once
+    for name in ("rss_start_mb", "rss_before_mb", "rss_peak_mb", "rss_after_mb"):
+        assert 10 < figures[name] < 4000, name  # a live Python server, read from /proc
+    kept = figures["rss_after_mb"] - figures["rss_before_mb"]
+    assert math.isclose(figures["kept_mb"], kept, abs_tol=0.011)
+    # waited no longer than asked (a reading a second, the last one late at most by one)
+    assert 0 < figures["waited_s"] <= 5 + 2
+    readings = figures["rss_readings"]
+    assert readings and readings[-1][1] == figures["rss_after_mb"]
+    assert isinstance(figures["settled"], bool)
+    pid = report["servers"][0]["pid"]
+    assert pid > 0 and not Path(f"/proc/{pid}").exists()  # stopped afterwards
+    check_headline(report, figures["kept_mb"])
+    shown = capsys.readouterr().out
+    assert "kept" in shown and "target" in shown  # the table
+
+
+def test_computers(tmp_path: Path) -> None:
+    # a quick computer player: the test checks the figures, not the strength of the players
+    report = scenario(
+        tmp_path, "computers", "--games", "1", "--computer", "easy", "--duration", "2"
+    )
+    figures = report["figures"]
+    assert report["errors_total"] == 0, report["errors"]
+    assert figures["computer_games"] == 1 and figures["computer"] == "easy"
+    assert figures["creations_unanswered"] == 0
+    assert len(figures["creations_s"]) == 1 and figures["creations_s"][0] > 0
+    assert figures["window_s"] >= 2
+    check_percentiles(figures["answer"])  # the person's game was played in the window
+    check_percentiles(figures["answer_before_window"])
+    check_percentiles(figures["get"])
+    assert figures["person_games"]["started"] >= 1
+    assert figures["refusals"] == 0
+    # the computer game exists and was played (at once, or in the background since)
+    (game,) = figures["computer_games_after"]
+    assert game["move"] >= 0 and isinstance(game["over"], bool)
+    check_headline(report, figures["answer"]["max_ms"])
+
+
+def test_race(tmp_path: Path) -> None:
+    reachable("127.0.0.1", 5432, "PostgreSQL")
+    reachable("127.0.0.1", 6379, "Redis")
+    report = scenario(tmp_path, "race", "--games", "3", "--stall", "3")
+    figures = report["figures"]
+    assert report["errors_total"] == 0, report["errors"]
+    assert [server["role"] for server in report["servers"]] == ["A", "B"]
+    assert report["servers"][0]["pid"] != report["servers"][1]["pid"]
+    assert figures["games"] == figures["raced"] == len(figures["each"]) == 3
+    assert 0 <= figures["stalled"] <= figures["raced"]
+    assert figures["stalled"] == len(figures["stalled_games"])
+    assert figures["behind_at_first"] <= figures["raced"]
+    orders = figures["by_order"]
+    assert sum(order["games"] for order in orders.values()) == 3
+    assert sum(order["stalled"] for order in orders.values()) == figures["stalled"]
+    for game in figures["each"]:
+        assert game["stalled"] == (game["caught_up_ms"] is None)
+        assert game["a_move"] >= game["move"]  # A moved on (or a window froze its move)
+    # a game not stalled was shown to B what A holds
+    if figures["stalled"] < figures["raced"]:
+        check_percentiles(figures["caught_up"], figures["raced"] - figures["stalled"])
+    check_headline(report, figures["stalled"])
+    assert report["headline"]["met"] == (figures["stalled"] == 0)
+
+
+def test_unknown_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--scenario", "nap"]) == 2
+    assert "--scenario 'nap'" in capsys.readouterr().err
+
+
+def test_scenarios_start_their_own_servers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--scenario", "idle", "--url", "http://127.0.0.1:1"]) == 2
+    assert "--scenario play" in capsys.readouterr().err
+
+
+def test_serve_flags_only_those_the_server_takes() -> None:
+    flags = serve_flags({"--port": "1", "--no-such-option": "2"})
+    assert flags == ["--port", "1"]
+
+
+def test_play_through_nginx_with_tls(tmp_path: Path) -> None:
+    try:
+        proxy.nginx_program()
+        if shutil.which("openssl") is None:
+            raise proxy.ProxyError("the openssl command is missing")
+    except proxy.ProxyError as exc:
+        missing(f"{exc} (.ci/run installs it)")
+    out = tmp_path / "play.json"
+    arguments = ["loadtest", "--games", "2", "--duration", "3", "--warmup", "1", "--think", "0.05"]
+    assert main([*arguments, "--sample", "1", "--proxy", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["proxy"]["url"].startswith("https://127.0.0.1:")  # the clients went through it
+    assert report["proxy"]["upstreams"] == [server["url"] for server in report["servers"]]
+    assert report["refusals"] == 0 and report["errors_total"] == 0, report["errors"]
+    assert report["actions"]["count"] > 0 and report["games"]["without_progress"] == 0

@@ -1,0 +1,94 @@
+"""Two server processes' race, reproduced step by step: process B rebuilds a game from the store
+while process A applies a move to it and tells B through Redis. B's rebuild read the store
+before the move, and the notice came while the game was not yet in B's memory: B must still end
+up with the move (it used to keep the older copy, and a player on B never saw their turn)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from websockets.sync.client import connect
+
+from apokalypse.server import hub as hub_module
+from apokalypse.server.games import LiveGame, rebuild
+from apokalypse.server.settings import Settings
+from apokalypse.server.store import Store
+
+from .databases import fresh_schema, reachable
+from .inprocess import serving, wait_until
+
+REDIS = "redis://127.0.0.1:6379/0"
+TIMEOUT = 10.0
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    reachable("127.0.0.1", 6379, "Redis")
+    with fresh_schema() as url:
+        yield url
+
+
+def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read = threading.Event()  # B's rebuild has read the store
+    go = threading.Event()  # … and may finish now
+    heard = threading.Event()  # B was told that the game advanced
+    real = rebuild
+
+    def gated(store: Store, game_id: str) -> LiveGame:
+        live = real(store, game_id)
+        read.set()
+        assert go.wait(TIMEOUT), "the test never let the rebuild finish"
+        return live
+
+    def listening(app: FastAPI) -> None:
+        hub = app.state.hub
+        catch_up = hub.catch_up
+
+        async def told(game_id: str, move: int | None) -> None:
+            await catch_up(game_id, move)
+            heard.set()
+
+        hub.catch_up = told  # handed to the fan-out's listener when the app starts
+
+    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
+    settings = Settings(idle_seconds=3600)
+    with (
+        serving(database, settings, REDIS, prefix) as a,
+        serving(database, settings, REDIS, prefix, before=listening) as b,
+    ):
+        request = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
+        created = httpx.post(f"{a.http}/api/games", json=request, timeout=TIMEOUT).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        with connect(a.ws(game_id, tokens[0])) as zero, connect(a.ws(game_id, tokens[1])) as one:
+            states = [json.loads(ws.recv(timeout=TIMEOUT)) for ws in (zero, one)]
+            actor = next(seat for seat, state in enumerate(states) if state["legal"])
+            other = 1 - actor
+            monkeypatch.setattr(hub_module, "rebuild", gated)
+            with connect(b.ws(game_id, tokens[other])) as on_b:
+                assert read.wait(TIMEOUT), "B did not start rebuilding the game"
+                mover = (zero, one)[actor]
+                state = states[actor]
+                move = state["observation"]["move"]
+                mover.send(json.dumps({"action": state["legal"][0]["text"], "move": move}))
+                assert heard.wait(TIMEOUT), "B was not told of the move"
+                go.set()
+                seen: list[dict[str, Any]] = []
+
+                def moved() -> bool:
+                    try:
+                        seen.append(json.loads(on_b.recv(timeout=0.2)))
+                    except TimeoutError:
+                        return False
+                    return bool(seen[-1]["observation"]["move"] > move)
+
+                wait_until(moved, "the player on B shown A's move")
