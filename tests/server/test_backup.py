@@ -173,7 +173,7 @@ def test_restore_refuses_what_would_lose_or_mix_up_games(tmp_path: Path) -> None
 
     # A database that holds games is not overwritten unasked (the command's one-line error) …
     refused = one_line_error(cli("restore", str(backup_file), "--database-url", busy))
-    assert "holds 1 games" in refused and "--replace" in refused
+    assert "holds 1 game:" in refused and "--replace" in refused
     assert len(Store.open(busy).game_ids()) == 1
     # … and is, when asked.
     replaced = cli("restore", str(backup_file), "--database-url", busy, "--replace")

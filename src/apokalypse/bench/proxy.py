@@ -154,9 +154,12 @@ def main_config(prefix: Path, site: Path) -> str:
         "# One nginx instance of apokalypse.bench.proxy: its files in its own prefix.\n"
         + _worker_user()
         + "worker_processes 1;\n"
+        # Every player is two connections through nginx (theirs and the one to a server): the
+        # load benchmark's 800 players need more than nginx's default 1,024 (Debian's: 768).
+        + "worker_rlimit_nofile 16384;\n"
         + f"pid {prefix / 'nginx.pid'};\n"
         + f"error_log {prefix / 'logs' / 'nginx.log'} warn;\n"
-        + "events {\n    worker_connections 1024;\n}\n"
+        + "events {\n    worker_connections 8192;\n}\n"
         + "http {\n"
         + "    default_type application/octet-stream;\n"
         # nginx's compiled-in temp folders are the system's (/var/lib/nginx): ours instead.

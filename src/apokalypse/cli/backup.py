@@ -147,8 +147,8 @@ def restore(file: Path, database_url: str, replace: bool) -> Copied:
             present = _contents(target, str(target_path)) if _has_tables(target) else None
         if present is not None and present.games and not replace:
             raise ConfigError(
-                f"{target_path} holds {present.games} games: restore into a new file, or add"
-                " --replace to overwrite them (stop the server first)"
+                f"{target_path} holds {counted(present.games, 'game')}: restore into a new file,"
+                " or add --replace to overwrite them (stop the server first)"
             )
     target_path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -180,7 +180,8 @@ def run_backup(database_url: str, file: Path) -> None:
     """``apokalypse backup``: back up and say what was copied."""
     copied = backup(database_url, file)
     print(
-        f"backed up {copied.games} games ({copied.actions} actions, schema {copied.schema})"
+        f"backed up {counted(copied.games, 'game')} ({counted(copied.actions, 'action')},"
+        f" schema {copied.schema})"
         f" from {printable(str(sqlite_file(database_url)))} into {printable(str(file))}"
     )
 
@@ -189,6 +190,12 @@ def run_restore(file: Path, database_url: str, replace: bool) -> None:
     """``apokalypse restore``: restore and say what was copied."""
     copied = restore(file, database_url, replace)
     print(
-        f"restored {copied.games} games ({copied.actions} actions, schema {copied.schema})"
+        f"restored {counted(copied.games, 'game')} ({counted(copied.actions, 'action')},"
+        f" schema {copied.schema})"
         f" from {printable(str(file))} into {printable(str(sqlite_file(database_url)))}"
     )
+
+
+def counted(n: int, thing: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
