@@ -51,8 +51,6 @@ from .games import (
     create,
     message,
     new_game,
-    shown_move_of,
-    stored_summary,
 )
 from .hub import Full, Hub
 from .metrics import Metrics
@@ -173,17 +171,7 @@ def create_app(
         wanted = [game_id for game_id in dict.fromkeys(ids.split(",")) if game_id]
         if len(wanted) > MAX_SUMMARIES:
             raise HTTPException(400, f"ids names {len(wanted)} games; at most {MAX_SUMMARIES}")
-        found = await asyncio.to_thread(store.summaries, wanted)
-        games: list[Summary] = []
-        for game_id in wanted:
-            room = hub.rooms.get(game_id)
-            if room is not None:
-                games.append(room.live.summary())
-            elif game_id in found:
-                record, move = found[game_id]
-                if move is None:  # stored before the shown move was kept: replay to know it
-                    move = await asyncio.to_thread(shown_move_of, store, game_id)
-                games.append(stored_summary(game_id, record, move))
+        games = await hub.summaries(wanted)
         return {"games": games}
 
     @app.get("/api/catalog")

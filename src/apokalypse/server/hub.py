@@ -282,20 +282,30 @@ class Hub:
             )
         return bucket.take()
 
+    async def summaries(self, game_ids: list[str]) -> list[Summary]:
+        """What anybody may know of those of ``game_ids`` that exist, in their order: from
+        memory when a game is there, else from the store (a look at a game never loads it:
+        looking is not playing)."""
+        found = await asyncio.to_thread(self.store.summaries, game_ids)
+        games: list[Summary] = []
+        for game_id in game_ids:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                async with room.lock:
+                    games.append(room.live.summary())
+            elif game_id in found:
+                record, move = found[game_id]
+                if move is None:  # stored before the shown move was kept: replay to know it
+                    move = await asyncio.to_thread(shown_move_of, self.store, game_id)
+                games.append(stored_summary(game_id, record, move))
+        return games
+
     async def summary(self, game_id: str) -> Summary:
-        """What anybody may know of a game: from memory when it is there, else from the store
-        (a look at a game never loads it: looking is not playing)."""
-        room = self.rooms.get(game_id)
-        if room is not None:
-            async with room.lock:
-                return room.live.summary()
-        found = await asyncio.to_thread(self.store.summaries, [game_id])
-        if game_id not in found:
+        """One game's summary (:meth:`summaries`); a :class:`StoreError` when there is none."""
+        games = await self.summaries([game_id])
+        if not games:
             raise StoreError(f"there is no game {game_id!r}")
-        record, move = found[game_id]
-        if move is None:  # stored before the shown move was kept: replay to know it
-            move = await asyncio.to_thread(shown_move_of, self.store, game_id)
-        return stored_summary(game_id, record, move)
+        return games[0]
 
     async def _reap(self) -> None:
         """Drop the games nobody has been connected to for ``idle_seconds`` (the store keeps
