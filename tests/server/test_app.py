@@ -9,8 +9,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -24,6 +25,8 @@ from tests.conftest import create as create  # shared; test_lobby imports it fro
 
 TIMEOUT = 10.0  # every receive and request; a healthy server answers in milliseconds
 APOKALYPSE = Path(sys.executable).with_name("apokalypse")
+
+S = TypeVar("S", bound="Server")
 
 
 def free_port() -> int:
@@ -93,16 +96,22 @@ class Server:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
+@contextmanager
+def started(server: S) -> Iterator[S]:
+    """``server`` started, and stopped on leaving (killed: a crash must lose nothing either)."""
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the module (each start costs seconds); the restart test restarts it."""
     assert APOKALYPSE.exists(), APOKALYPSE
-    running = Server(tmp_path_factory.mktemp("server") / "db.sqlite3")
-    running.start()
-    try:
+    with started(Server(tmp_path_factory.mktemp("server") / "db.sqlite3")) as running:
         yield running
-    finally:
-        running.stop()
     assert "Traceback" not in running.errors(), running.errors()
 
 

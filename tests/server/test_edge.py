@@ -29,7 +29,7 @@ from tests.browser.test_pages import WAIT_MS
 from tests.browser.test_pages import browser as browser  # Chromium, as the pages' tests run it
 from tests.conftest import create
 
-from .test_app import TIMEOUT, Server
+from .test_app import TIMEOUT, Server, started
 
 SECURITY = {
     "content-security-policy": edge.CONTENT_SECURITY_POLICY,
@@ -51,12 +51,8 @@ class Served(Server):
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    running = Served(tmp_path_factory.mktemp("edge") / "db.sqlite3")
-    running.start()
-    try:
+    with started(Served(tmp_path_factory.mktemp("edge") / "db.sqlite3")) as running:
         yield running
-    finally:
-        running.stop()
     assert "Traceback" not in running.errors(), running.errors()
 
 

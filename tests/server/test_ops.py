@@ -34,7 +34,7 @@ from tests.conftest import cli, create, one_line_error
 from tests.services import reachable
 
 from .databases import fresh_schema
-from .test_app import TIMEOUT, decision, play, receive
+from .test_app import TIMEOUT, decision, play, receive, started
 from .test_edge import Served
 
 REDIS = ("127.0.0.1", 6379)
@@ -215,12 +215,8 @@ class Operated(Served):
 
 @pytest.fixture(scope="module")
 def operated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Operated]:
-    running = Operated(tmp_path_factory.mktemp("ops") / "db.sqlite3")
-    running.start()
-    try:
+    with started(Operated(tmp_path_factory.mktemp("ops") / "db.sqlite3")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def metrics_of(server: Operated) -> str:
