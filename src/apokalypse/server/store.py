@@ -80,6 +80,10 @@ class GameRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     away: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0002
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    names: Mapped[list[str | None] | None] = mapped_column(JSON, nullable=True)  # migration 0004
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class ActionRow(Base):
@@ -92,6 +96,22 @@ class ActionRow(Base):
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     shown: Mapped[int | None] = mapped_column(Integer, nullable=True)  # migration 0003
+
+
+class TalkRow(Base):
+    """One line of a game's table talk (migration 0004)."""
+
+    __tablename__ = "talk"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, … within the game
+    channel: Mapped[str] = mapped_column(String(16))  # "players" or "spectators"
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def make_engine(url: str) -> Engine:
