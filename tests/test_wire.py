@@ -61,7 +61,7 @@ def test_the_schema_names_its_version_and_its_messages(name: str):
     assert document["version"] == WIRE_VERSION and document["game"] == name
     assert set(document["properties"]) == {
         *("observation", "event", "action"),  # the parts
-        *("client", "state", "refused"),  # the messages
+        *("client", "state", "refused", "talk"),  # the messages
     }
     observation = document["$defs"]["Observation"]
     assert {"seat", "players", "move", "to_act", "decision"} <= set(observation["properties"])
@@ -81,6 +81,8 @@ def test_client_messages_are_checked_against_their_schema():
     action = read_client_message({"action": "pass", "move": 3})  # "type" may be left out
     assert isinstance(action, ActionMessage) and (action.action, action.move) == ("pass", 3)
     assert read_client_message({"type": "leave"}).type == "leave"
+    assert read_client_message({"type": "name", "name": "Ann"}).type == "name"
+    assert read_client_message({"type": "say", "text": "gg"}).type == "say"
     bad: list[object] = [
         None,
         [],
@@ -92,6 +94,10 @@ def test_client_messages_are_checked_against_their_schema():
         {"action": "x" * 201, "move": 3},
         {"type": "surrender"},
         {"type": "leave", "seat": 1},
+        {"type": "name"},  # no name
+        {"type": "name", "name": 7},
+        {"type": "say", "text": "x" * 2001},
+        {"type": "say", "text": "hi", "channel": "players"},  # the channel is not the sender's
     ]
     for message in bad:
         with pytest.raises(ValidationError):

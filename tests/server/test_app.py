@@ -201,8 +201,8 @@ def test_a_game_against_a_computer_player(server: Server) -> None:
     assert summary.status_code == 200
     assert human["token"] not in summary.text and "seed" not in summary.json()
     assert summary.json()["seats"] == [
-        {"seat": 0, "kind": "human"},
-        {"seat": 1, "kind": "heuristic"},
+        {"seat": 0, "kind": "human", "name": None},
+        {"seat": 1, "kind": "heuristic", "name": None},
     ]
 
     seen: list[dict[str, Any]] = []

@@ -102,12 +102,35 @@ def plural(key: str, n: int, lang: str, /, **values: object) -> str:
     return text(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n, **values)
 
 
-def seat_names(players: int, viewer: int | None, lang: str) -> list[str]:
-    """``p1``, ``p2`` …; the viewer's own seat is marked ("p2 (you)")."""
+def seat_names(
+    players: int,
+    viewer: int | None,
+    lang: str,
+    chosen: Sequence[str | None] = (),
+    kinds: Sequence[str] = (),
+) -> list[str]:
+    """Each seat's name: the one its person ``chosen``, else a computer seat's level ("Medium
+    (computer)", from ``kinds``), else ``p1``, ``p2`` …; a name two seats share is told apart
+    by the seat ("Ann (p3)"), and the viewer's own seat is marked ("p2 (you)")."""
+    names = [_seat_name(q, chosen, kinds, lang) for q in range(players)]
+    shared = {name for name in names if names.count(name) > 1}
     return [
-        text("ui.you_mark", lang, name=f"p{q + 1}") if q == viewer else f"p{q + 1}"
-        for q in range(players)
+        text("ui.you_mark", lang, name=name) if q == viewer else name
+        for q, name in enumerate(
+            f"{name} (p{q + 1})" if name in shared else name for q, name in enumerate(names)
+        )
     ]
+
+
+def _seat_name(seat: int, chosen: Sequence[str | None], kinds: Sequence[str], lang: str) -> str:
+    name = chosen[seat] if seat < len(chosen) else None
+    if name:
+        return name
+    kind = kinds[seat] if seat < len(kinds) else "human"
+    if kind == "human":
+        return f"p{seat + 1}"
+    level = text(f"names.level.{kind}", lang) if has(f"names.level.{kind}", lang) else kind
+    return text("names.computer", lang, level=level)
 
 
 __all__ = [

@@ -37,6 +37,7 @@ from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage, seat_vi
 from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState
 
 from .store import Store, StoreError, new_id
+from .talk import GameTalk
 
 HUMAN = "human"
 STAND_IN = "heuristic"  # who plays a person's seat while they are away
@@ -215,6 +216,8 @@ class LiveGame:
     stand_ins: dict[int, Player] = field(default_factory=dict)
     _public: tuple[int, Mapping[str, object]] | None = None  # (move, public observation)
     heard: bool = False  # the last change was made by another process (see deadline)
+    names: list[str | None] = field(default_factory=list)  # each seat's chosen name
+    talk: GameTalk = field(default_factory=GameTalk)  # its table talk (server/talk.py)
 
     def __post_init__(self) -> None:
         timer = self.record.meta.get("timer")
@@ -265,7 +268,7 @@ class LiveGame:
         public move, frozen in a window like the public observation."""
         state = self.state
         result = state.result
-        data = stored_summary(self.id, self.record, self.shown_move())
+        data = stored_summary(self.id, self.record, self.shown_move(), self.names)
         data["over"] = state.is_over
         data["result"] = result.to_json() if result is not None else None
         if state.is_over:
@@ -277,7 +280,8 @@ class LiveGame:
     def table(self, connected: frozenset[int]) -> Table:
         """What the seat views need of the table now."""
         clock = self.clock.reading(time.monotonic()) if self.clock is not None else None
-        return Table(self.kinds, connected, frozenset(self.away), self.rematch, self.lang, clock)
+        away = frozenset(self.away)
+        return Table(self.kinds, connected, away, self.rematch, self.lang, clock, self.names)
 
     def view(
         self,
@@ -412,6 +416,17 @@ class LiveGame:
             return True
         return self.set_away(store, clock.seat, True) or changed
 
+    def set_name(self, store: Store, seat: int, name: str) -> bool:
+        """The person at ``seat`` is called ``name`` from now on (kept in the store); False
+        when that changes nothing."""
+        names = self.names + [None] * (len(self.kinds) - len(self.names))
+        if names[seat] == name:
+            return False
+        store.set_name(self.id, seat, len(self.kinds), name)
+        names[seat] = name
+        self.names = names
+        return True
+
     def make_rematch(self, store: Store) -> LiveGame | None:
         """The rematch of this finished game: made here (returned) unless it exists already
         (None; ``self.rematch`` names it either way)."""
@@ -421,7 +436,11 @@ class LiveGame:
         self.rematch = store.claim_rematch(self.id, mine)
         if self.rematch != mine:  # another process was first: its game, linked to from here
             return None
-        return create(store, rematch_of(self.record, self.id), mine)
+        rematch = create(store, rematch_of(self.record, self.id), mine)
+        for seat, name in enumerate(self.names):  # the same people, by the same names
+            if name is not None:
+                rematch.set_name(store, seat, name)
+        return rematch
 
     def catch_up_from(self, store: Store) -> int:
         """Apply the actions another server process stored after ours (blocking); how many.
@@ -442,7 +461,12 @@ class LiveGame:
         self.heard = self.heard or changed > 0  # another process made the change
         self.away, self.rematch = away, rematch
         self.follow_clock()
-        return changed
+        # Names and talk change nobody's turn: not counted in ``heard`` (it decides who runs
+        # the clock and the computers), only in what is new.
+        last, names = self.talk.last, self.talk.read(store, self.id)
+        talked = (self.talk.last != last) + (names != self.names)
+        self.names = names
+        return changed + talked
 
     def _commit(self, store: Store, events: list[Event]) -> None:
         self.heard = False  # this process made the change: it runs the clock
@@ -453,15 +477,21 @@ class LiveGame:
             store.finish(self.id, result.to_json())
 
 
-def stored_summary(game_id: str, record: GameRecord, move: int) -> Summary:
+def stored_summary(
+    game_id: str, record: GameRecord, move: int, names: Sequence[str | None] = ()
+) -> Summary:
     """What anybody may know of a stored game (no tokens; the seed once it is over); ``move``:
-    the move everybody is shown (:meth:`LiveGame.shown_move`)."""
+    the move everybody is shown (:meth:`LiveGame.shown_move`); ``names``: the seats' chosen
+    names."""
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
     data: Summary = {
         "id": game_id,
         "game": record.game,
         "players": len(kinds),
-        "seats": [{"seat": seat, "kind": kind} for seat, kind in enumerate(kinds)],
+        "seats": [
+            {"seat": seat, "kind": kind, "name": names[seat] if seat < len(names) else None}
+            for seat, kind in enumerate(kinds)
+        ],
         "lang": str(record.meta.get("lang", "en")),
         "move": move,
         "over": record.result is not None,
@@ -505,6 +535,7 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     if stored is None:  # deleted since it was loaded
         raise StoreError(f"there is no game {game_id!r}")
     live.rematch, live.away = stored
+    live.names = live.talk.read(store, game_id)
     live.heard = True  # whoever made the last change, it was not this copy
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):

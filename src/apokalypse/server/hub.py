@@ -28,16 +28,19 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
 
 from apokalypse.engine.errors import EngineError
-from apokalypse.wire import ActionMessage, SeatMessage, read_client_message
+from apokalypse.wire import ActionMessage, NameMessage, SayMessage, SeatMessage, read_client_message
 from apokalypse.wire.seat import Stable, Summary, WireState, stable
+from apokalypse.wire.talk import talk_message
 
 from .computers import IDLE, URGENT, ComputerPool
+from .conversation import hear
 from .fanout import Fanout
 from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_summary
 from .memory import TRIM
 from .metrics import Metrics
 from .settings import Settings
 from .store import Store, StoreError
+from .talk import Listener
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
 CLOSE_NOT_FOUND = 4404  # no such game
@@ -107,6 +110,7 @@ class Connection:
     shown: int | None = None  # the move of the observation it was last sent
     bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
     dropped: int = 0
+    talk: Listener = field(default_factory=Listener)  # its name, pace and talk sent (talk.py)
 
     def blocked(self) -> bool:
         """Whether this message is dropped unread (the connection sent too many)."""
@@ -294,10 +298,10 @@ class Hub:
                 async with room.lock:
                     games.append(room.live.summary())
             elif game_id in found:
-                record, move = found[game_id]
+                record, move, names = found[game_id]
                 if move is None:  # stored before the shown move was kept: replay to know it
                     move = await asyncio.to_thread(shown_move_of, self.store, game_id)
-                games.append(stored_summary(game_id, record, move))
+                games.append(stored_summary(game_id, record, move, names))
         return games
 
     async def summary(self, game_id: str) -> Summary:
@@ -372,7 +376,16 @@ class Hub:
         made: dict[Viewer, Made] = {}
         for connection in list(room.connections):
             await self.send(room, connection, made)
+            await self.send_talk(room, connection)
         self.wind(room)
+
+    async def send_talk(self, room: Room, connection: Connection) -> None:
+        """Send ``connection`` the lines of table talk it may read and was not sent yet."""
+        live = room.live
+        lines = connection.talk.news(live.talk, connection.seat, live.state.is_over)
+        if lines:
+            with contextlib.suppress(Exception):  # gone: send() drops it at the next push
+                await connection.websocket.send_text(json.dumps(talk_message(lines)))
 
     # -- clocks and computer players ------------------------------------------------------
 
@@ -518,7 +531,13 @@ class Hub:
             await self.refuse(connection, Refused(message("message", live.lang)))
             return
         try:
-            changed = await self.change(room, lambda live: self.perform(live, connection, request))
+            if isinstance(request, NameMessage | SayMessage):
+                await self.converse(room, connection, request)
+                changed = False
+            else:
+                changed = await self.change(
+                    room, lambda live: self.perform(live, connection, request)
+                )
         except Refused as exc:
             await self.refuse(connection, exc)
             return
@@ -528,6 +547,24 @@ class Hub:
                 self.metrics.answer_seconds.observe(time.monotonic() - started)
         else:
             connection.bucket.spend()
+
+    async def converse(
+        self, room: Room, connection: Connection, request: NameMessage | SayMessage
+    ) -> None:
+        """A name chosen or a line said (:mod:`.talk` decides; a :class:`Refused` says why
+        not): whoever may read it is sent it, here and, through the store, on the other
+        processes."""
+        async with room.lock:
+            if room.closed:
+                return
+            live, seat = room.live, connection.seat
+            changed = await asyncio.to_thread(
+                hear, self.store, live, seat, connection.talk, request
+            )
+            if changed:
+                await self.push(room)
+                if self.fanout is not None:
+                    await self.fanout.publish(live.id, None)
 
     def perform(
         self, live: LiveGame, connection: Connection, request: ActionMessage | SeatMessage
@@ -635,6 +672,7 @@ class Hub:
                 await self.push(room)  # the newcomer its view, the others its seat's status
             else:  # a spectator or a second tab: nobody else's view changes
                 await self.send(room, connection, {})
+                await self.send_talk(room, connection)
             return True
 
     async def listen(self, room: Room, connection: Connection) -> None:

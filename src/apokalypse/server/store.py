@@ -298,6 +298,83 @@ class Store:
                 raise StoreError(f"there is no game {game_id!r}")
             row.away = sorted(seats)
 
+    def set_name(self, game_id: str, seat: int, players: int, name: str) -> None:
+        """Keep the name the person at ``seat`` chose (of ``players`` seats)."""
+        with self._writing(), Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id, with_for_update=True)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            names = list(row.names or ())
+            names += [None] * (players - len(names))
+            names[seat] = name
+            row.names = names  # a new list: the JSON column is written only when replaced
+
+    def say(
+        self, game_id: str, channel: str, seat: int | None, name: str, text: str, most: int
+    ) -> tuple[int, int, datetime] | None:
+        """Keep a line of table talk: its number in the game, its number in its channel and
+        when it was said; None when the channel holds ``most`` lines already. Two processes
+        saying at once meet at the key (game, n): the second one counts again."""
+        for _ in range(5):
+            try:
+                with self._writing(), Session(self.engine) as session, session.begin():
+                    if session.get(GameRow, game_id) is None:
+                        raise StoreError(f"there is no game {game_id!r}")
+                    held = session.scalar(
+                        select(func.count())
+                        .select_from(TalkRow)
+                        .where(TalkRow.game_id == game_id, TalkRow.channel == channel)
+                    )
+                    if (held or 0) >= most:
+                        return None
+                    last = session.scalar(
+                        select(func.max(TalkRow.n)).where(TalkRow.game_id == game_id)
+                    )
+                    n, now = (last or 0) + 1, _now()
+                    session.add(
+                        TalkRow(
+                            game_id=game_id,
+                            n=n,
+                            channel=channel,
+                            seat=seat,
+                            name=name,
+                            text=text,
+                            created=now,
+                        )
+                    )
+                return n, (held or 0) + 1, now
+            except IntegrityError:
+                continue
+        raise StoreError(f"game {game_id!r}: the table talk is too busy to keep a line")
+
+    def table_news(
+        self, game_id: str, after: int
+    ) -> tuple[list[str | None], list[tuple[TalkRow, int]]]:
+        """The seats' chosen names, and the lines of table talk after the game's line ``after``,
+        each with its number in its channel (one transaction; a rebuild, a catch-up)."""
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            before = dict(
+                session.execute(
+                    select(TalkRow.channel, func.count())
+                    .where(TalkRow.game_id == game_id, TalkRow.n <= after)
+                    .group_by(TalkRow.channel)
+                ).all()
+            )
+            lines = session.scalars(
+                select(TalkRow)
+                .where(TalkRow.game_id == game_id, TalkRow.n > after)
+                .order_by(TalkRow.n)
+            ).all()
+            numbered = []
+            for line in lines:
+                before[line.channel] = before.get(line.channel, 0) + 1
+                session.expunge(line)
+                numbered.append((line, before[line.channel]))
+            return list(row.names or ()), numbered
+
     def claim_rematch(self, game_id: str, rematch_id: str) -> str:
         """Make ``rematch_id`` the rematch of ``game_id`` unless it has one already (another
         player, perhaps through another process, asked first); the rematch's id either way."""
@@ -314,10 +391,12 @@ class Store:
                 raise StoreError(f"there is no game {game_id!r}")
             return existing
 
-    def summaries(self, game_ids: list[str]) -> dict[str, tuple[GameRecord, int | None]]:
-        """Those of ``game_ids`` that exist: each one's record header and the move everybody
+    def summaries(
+        self, game_ids: list[str]
+    ) -> dict[str, tuple[GameRecord, int | None, list[str | None]]]:
+        """Those of ``game_ids`` that exist: each one's record header, the move everybody
         is shown after its last action (0 before the first; None for an action stored before
-        that was kept: replay the game to know)."""
+        that was kept: replay the game to know) and the seats' chosen names."""
         with Session(self.engine) as session:
             rows = session.scalars(select(GameRow).where(GameRow.id.in_(game_ids))).all()
             last = (
@@ -332,7 +411,9 @@ class Store:
                 )
             ).all()
             moves: dict[str, int | None] = {game_id: move for game_id, move in shown}
-            return {row.id: (_header(row), moves.get(row.id, 0)) for row in rows}
+            return {
+                row.id: (_header(row), moves.get(row.id, 0), list(row.names or ())) for row in rows
+            }
 
     def game_ids(self) -> list[str]:
         """Every stored game, oldest first."""

@@ -9,11 +9,13 @@ versioned JSON Schema made from the games' own types (never written twice by han
 - **action**: the action's text notation, the one ``parse_action`` reads, with the ``move`` of
   the observation it answers, so that a stale or repeated action is refused.
 - **client**: every message a client may send: an action, or ``leave`` / ``reclaim`` (a
-  computer player takes my seat / I take it back) and ``rematch``.
+  computer player takes my seat / I take it back) and ``rematch``, ``name`` (what I am called)
+  and ``say`` (a line of table talk, :mod:`.talk`).
 - **state** and **refused**: every message the server sends: a seat's whole view whenever it
   changed (observation, new events, legal actions with their parts and wording, the seats'
   statuses, the forecast, the clock, the rematch), decided for each game in one file
   (``wire/<game>.py``, on :mod:`.seat`), or why an action changed nothing.
+- **talk**: lines of table talk a connection may read (:func:`.talk.may_read`).
 
 ``schema(game)`` is the whole format of one game; ``python -m apokalypse.wire DIR`` writes every
 game's into ``DIR/<game>.schema.json`` (the repository keeps them in ``schema/``, and a test
@@ -40,6 +42,9 @@ from apokalypse.i18n.texts import Texts
 from .seat import WIRE_VERSION as WIRE_VERSION
 from .seat import EventMessage as EventMessage
 from .seat import SeatViews, WireState
+from .talk import NameMessage as NameMessage
+from .talk import SayMessage as SayMessage
+from .talk import TalkMessage as TalkMessage
 
 
 class ActionMessage(BaseModel):
@@ -60,11 +65,12 @@ class SeatMessage(BaseModel):
     type: Literal["leave", "reclaim", "rematch"]
 
 
-ClientMessage = Annotated[ActionMessage | SeatMessage, Field(discriminator="type")]
-_client = TypeAdapter[ActionMessage | SeatMessage](ClientMessage)
+Request = ActionMessage | SeatMessage | NameMessage | SayMessage
+ClientMessage = Annotated[Request, Field(discriminator="type")]
+_client = TypeAdapter[Request](ClientMessage)
 
 
-def read_client_message(data: object) -> ActionMessage | SeatMessage:
+def read_client_message(data: object) -> Request:
     """A client's message (parsed JSON) checked against its schema; a
     :class:`pydantic.ValidationError` names what is wrong."""
     if isinstance(data, dict) and "type" not in data:
@@ -118,6 +124,7 @@ def schema(game: str) -> dict[str, Any]:
         "client": _client,
         "state": state_adapter(game),
         "refused": TypeAdapter(RefusedMessage),
+        "talk": TypeAdapter(TalkMessage),
     }
     refs, top = TypeAdapter.json_schemas(
         [(name, "serialization", adapter) for name, adapter in parts.items()]

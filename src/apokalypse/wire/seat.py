@@ -27,7 +27,7 @@ from apokalypse.i18n import seat_names
 from apokalypse.i18n.texts import Texts
 
 # Raised whenever a message changes shape (the browser's types are generated from the same schema).
-WIRE_VERSION = 2
+WIRE_VERSION = 3
 
 A = TypeVar("A", bound=ActionValue)  # the game's action
 O = TypeVar("O", bound=Mapping[str, object])  # the game's observation  # noqa: E741
@@ -50,6 +50,7 @@ class SeatKind(TypedDict):
 
 
 class SeatStatus(SeatKind):
+    name: str | None  # the name its person chose (None: none chosen, or a computer seat)
     connected: bool  # its person has the game open (on this server process)
     away: bool  # a computer player plays it for its person, who left or ran out of time
 
@@ -91,6 +92,10 @@ class Created(TypedDict):
     watch: str  # the spectator link, absolute
 
 
+class SummarySeat(SeatKind):
+    name: str | None  # the name its person chose (None: none chosen, or a computer seat)
+
+
 class Summary(TypedDict):
     """``GET /api/games/{id}``: what anybody may know of a game, no token needed. ``move`` is
     the public observation's, frozen in a window like it; the seed only once it is over."""
@@ -98,7 +103,7 @@ class Summary(TypedDict):
     id: str
     game: str
     players: int
-    seats: list[SeatKind]
+    seats: list[SummarySeat]
     lang: str
     move: int
     over: bool
@@ -176,6 +181,7 @@ class Table:
     rematch: str | None  # the rematch's id, once somebody asked
     lang: str
     clock: ClockReading | None = None
+    names: Sequence[str | None] = ()  # each seat's chosen name (None: none chosen)
 
 
 def clock_view(table: Table, seat: int | None, shown: int | None) -> ClockView | None:
@@ -214,14 +220,20 @@ def state_message(
     deciding = not state.is_over and seat is not None and shown == seat
     actions = list(state.legal_actions()) if deciding else []
     views: list[EventView] = [event.view(seat) for event in events]
-    names = seat_names(len(table.kinds), seat, table.lang)
+    names = seat_names(len(table.kinds), seat, table.lang, table.names, table.kinds)
     message: StateMessage[O, L, F, C] = {
         "type": "state",
         "wire": WIRE_VERSION,
         "seat": seat,
         "names": names,
         "seats": [
-            {"seat": q, "kind": kind, "connected": q in table.connected, "away": q in table.away}
+            {
+                "seat": q,
+                "kind": kind,
+                "name": table.names[q] if q < len(table.names) else None,
+                "connected": q in table.connected,
+                "away": q in table.away,
+            }
             for q, kind in enumerate(table.kinds)
         ],
         "observation": observation,
