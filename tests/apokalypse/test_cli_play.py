@@ -271,3 +271,30 @@ def test_bad_computer_players_are_refused_before_the_game(tmp_path, bots, words)
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], run.stderr
     assert not (tmp_path / "g.json").exists()
+
+
+def test_hot_seat_people_play_under_their_names(tmp_path):
+    run = play(
+        tmp_path, "-p 3 --humans 1,3 --names ' Ann ,Bob' --seed 5 --save game.json", "\n1\n" * 800
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "People: Ann, Bob" in out
+    assert re.findall(r"Pass the keyboard to (\w+)", out)[:2] in (["Ann", "Bob"], ["Bob", "Ann"])
+    assert "Ann" in out and "Hand of p1" not in out and "Hand of p3" not in out
+    assert saved(tmp_path / "game.json").meta["names"] == " Ann ,Bob"
+    resumed = play(tmp_path, "--resume game.json", "")  # the names go on with the game
+    assert "People: Ann, Bob" in resumed.stdout
+
+
+@pytest.mark.parametrize(
+    ("names", "error"),
+    [
+        ("Ann", "1 names for 2 people's seats"),
+        ("Ann,", "'': A name needs at least one character."),
+        ("Ann," + "x" * 25, "A name has at most 24 characters."),
+    ],
+)
+def test_names_are_checked_like_the_servers(tmp_path, names, error):
+    run = play(tmp_path, f"-p 3 --humans 1,3 --names {shlex.quote(names)} --seed 5", "")
+    assert run.returncode == 2 and error in run.stderr, run.stderr

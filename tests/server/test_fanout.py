@@ -9,7 +9,7 @@ import json
 import secrets
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -253,3 +253,45 @@ def test_a_seat_left_on_one_process_is_seen_on_the_other(
         while (state := receive(first))["seats"][1]["away"]:
             assert time.monotonic() < deadline, "the reclaim did not cross"
         assert state["type"] == "state"
+
+
+def test_names_and_talk_reach_the_other_process(processes: tuple[Process, Process]) -> None:
+    """The store is the truth: a name chosen or a line said through one process reaches the
+    connections of the other, each by the talk's rule (a spectator's line reaches no player)."""
+    a, b = processes
+    created = create(a, seats=["human", "human"])
+    game_id = created["id"]
+    first, second = (seat["token"] for seat in created["seats"])
+
+    def until(ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        seen: list[dict[str, Any]] = []
+        deadline = time.monotonic() + WAIT
+        while not seen or not wanted(seen[-1]):
+            left = deadline - time.monotonic()
+            assert left > 0, f"nothing wanted within {WAIT} s: {seen[-3:]}"
+            seen.append(json.loads(ws.recv(timeout=left)))
+        return seen[-1]
+
+    def says(text: str) -> Callable[[dict[str, Any]], bool]:
+        return lambda m: m["type"] == "talk" and any(x["text"] == text for x in m["lines"])
+
+    with (
+        connect(a.ws(game_id, first), open_timeout=WAIT) as ann,
+        connect(b.ws(game_id, second), open_timeout=WAIT) as bob,
+        connect(b.ws(game_id), open_timeout=WAIT) as watcher,
+        connect(a.ws(game_id), open_timeout=WAIT) as other,
+    ):
+        for ws in (ann, bob, watcher, other):
+            receive(ws)
+        ann.send(json.dumps({"type": "name", "name": "Ann"}))
+        named = until(bob, lambda m: m["type"] == "state" and m["seats"][0]["name"] == "Ann")
+        assert named["names"][0] == "Ann"
+        until(watcher, lambda m: m["type"] == "state" and m["names"][0] == "Ann")
+
+        watcher.send(json.dumps({"type": "say", "text": "look at her hand"}))
+        until(other, says("look at her hand"))  # a spectator on the other process reads it
+        bob.send(json.dumps({"type": "say", "text": "Good game"}))
+        line = until(ann, lambda m: m["type"] == "talk")["lines"]  # the player's next line …
+        assert [x["text"] for x in line] == ["Good game"]  # … and nothing said before it
+        assert line[0]["seat"] == 1 and line[0]["name"] == "p2"
+        until(other, says("Good game"))

@@ -18,11 +18,17 @@ by step. For each message, at the state it was sent in:
 - the sentences (``text``) say no more than the viewer's own views: the log is what those views
   say with every hidden secret blanked out, and names no hidden card more often than they do;
   the question and the wording of the choices come from the viewer's own observation;
-- the other fields: ``seat``, ``names`` (who is who, and which is "you": nothing else), ``seats``
-  (kinds only), ``cards`` (the public card facts, in a connection's first message),
+- the other fields: ``seat``, ``names`` (who is who, and which is "you": each seat's default
+  name or the one its person chose, nothing else), ``seats`` (kinds and chosen names only),
+  ``cards`` (the public card facts, in a connection's first message),
   ``forecast`` (that of the public observation), ``clock`` (none without a timer), ``rematch``
   (a token only for a seated viewer; every seat's key opens that very seat of the new game); a
   field the test does not know fails it until it is checked here too.
+
+Table talk: every person names themselves and says a line, the spectator says lines all game
+long in the spectators' channel; a player's connection is sent no spectator's line before the
+message that shows the game over, and every line any connection is sent is one that was said, by
+whom it says, in a channel that viewer may read.
 
 Who is asked in a defence (or block) window is the asked seat's secret, and three channels
 besides the messages' content could tell it (issue 20):
@@ -56,6 +62,7 @@ import json
 import random
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -74,6 +81,7 @@ from apokalypse.games.apokalypse.forecast import forecast
 from apokalypse.games.apokalypse.observation import action_parts as apokalypse_parts
 from apokalypse.games.apokerlypse.observation import action_parts as apokerlypse_parts
 from apokalypse.i18n import seat_names
+from apokalypse.i18n import text as message_text
 from apokalypse.i18n.texts import Texts, texts_for
 from apokalypse.server.hub import BURST, RATE
 from apokalypse.server.store import Store
@@ -102,8 +110,12 @@ TIMER = (600.0, 30.0)
 THINK = 0.3  # seconds at most a thinking person waits before answering a window's question
 ANSWERS = frozenset({"decline", "allow"})  # the verbs that answer a window's question
 POLL_SECONDS = 0.02  # between two rounds of summaries polled while the games run
-# What a connection's seat status is: a message telling only that changed is news.
-STATUS = frozenset({"seats", "rematch"})
+# What a connection's seat status is: a message telling only that changed is news (a person's
+# chosen name included: it changes every viewer's names).
+STATUS = frozenset({"seats", "rematch", "names"})
+WHISPER = "the spectator sees every hand"  # the spectator's line, said all game long
+WHISPER_EVERY = 40  # state messages the spectator receives between two of its lines
+HELLO = {"type": "say", "text": "Hello <b>all</b>"}  # each person's line
 # Every field a public summary may have: what anybody may know of a game.
 SUMMARY = frozenset({"id", "game", "players", "seats", "lang", "move", "over", "result", "seed"})
 
@@ -203,6 +215,7 @@ class Table:
     parts: Callable[[Any], Any]  # an action's notation and parts, from the game's action type
     turn: float | None = None  # the timer's seconds per decision (None: people are not timed)
     bank: float | None = None  # and each person's time bank
+    chosen: tuple[str | None, ...] = ()  # the name each person chose (at some point)
 
     @property
     def timer(self) -> bool:
@@ -210,7 +223,14 @@ class Table:
         return self.turn is not None
 
     @classmethod
-    def of(cls, record: GameRecord, seed: int, kinds: Sequence[str], lang: str) -> Table:
+    def of(
+        cls,
+        record: GameRecord,
+        seed: int,
+        kinds: Sequence[str],
+        lang: str,
+        chosen: Sequence[str | None] = (),
+    ) -> Table:
         game = get_game(record.game)
         texts = texts_for(record.game, record.config, lang)
         deck = None
@@ -235,6 +255,7 @@ class Table:
             parts,
             turn,
             bank,
+            tuple(chosen),
         )
 
 
@@ -283,9 +304,20 @@ class Snapshot:
 
 def names_of(table: Table, viewer: Viewer, message: Mapping[str, Any]) -> list[str]:
     """The seat names the viewer's sentences use ("p2 (you)"): what ``names`` must be, where
-    the message has them (they tell who is who, and which seat is the viewer's, nothing else)."""
-    names = seat_names(table.players, viewer.seat, table.lang)
-    assert message.get("names", names) == names, f"names {message['names']} for seat {viewer.seat}"
+    the message has them (they tell who is who, and which seat is the viewer's, nothing else):
+    each seat's is its default name or, once its person chose one, that one."""
+    kinds = table.kinds
+    plain = seat_names(table.players, viewer.seat, table.lang, (), kinds)
+    chosen = seat_names(table.players, viewer.seat, table.lang, table.chosen, kinds)
+    names: list[str] = message.get("names", plain)
+    assert len(names) == table.players and all(
+        name in (plain[q], chosen[q]) for q, name in enumerate(names)
+    ), f"names {names} for seat {viewer.seat}"
+    if "seats" in message:  # the same choice as the seats' statuses say
+        said = [s.get("name") for s in message["seats"]]
+        assert [name == chosen[q] != plain[q] for q, name in enumerate(names)] == [
+            said[q] is not None and said[q] == table.chosen[q] for q in range(table.players)
+        ], (names, said)
     return names
 
 
@@ -412,7 +444,9 @@ def check_public_parts(
     if "seat" in message:
         assert message["seat"] == seat
     if "seats" in message:
-        assert all(set(s) <= {"seat", "kind", "connected", "away"} for s in message["seats"])
+        assert all(
+            set(s) <= {"seat", "kind", "name", "connected", "away"} for s in message["seats"]
+        )
         assert [s["seat"] for s in message["seats"]] == list(range(table.players))
         assert [s["kind"] for s in message["seats"]] == list(table.kinds)
     check_clock(table, viewer, message)
@@ -504,7 +538,8 @@ def status_only(before: Mapping[str, Any], message: Mapping[str, Any]) -> bool:
     or of the rematch since ``before``: no events, the same view of the game (a seat marked
     away stops its clock, so the clock may change with it)."""
     new = whats_new(before, message)
-    if message["events"] or not new & STATUS or not new <= STATUS | {"clock"}:
+    worded = {"text"} if "names" in new else set()  # the question and choices name seats
+    if message["events"] or not new & STATUS or not new <= STATUS | {"clock"} | worded:
         return False
     return "clock" not in new or before["seats"] != message["seats"]
 
@@ -562,6 +597,9 @@ class Client:
     received: list[dict[str, Any]] = field(default_factory=list)
     arrived: list[float] = field(default_factory=list)  # time.monotonic() of each message
     error: BaseException | None = None
+    # Each talk message, after how many state messages it came: apart from ``received``, whose
+    # every message is a state message checked against the game.
+    talk: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -574,6 +612,20 @@ class Played:
     enough: Callable[[dict[str, Any]], bool] | None = None
     stop: threading.Event = field(default_factory=threading.Event)
     summaries: list[dict[str, Any]] = field(default_factory=list)  # polled while it ran, in order
+
+    @property
+    def names(self) -> dict[int, str]:
+        """The name each person chooses: markup that must stay text, and a character NFC
+        composes."""
+        return {seat: f"<i>Zoe\u0308 {seat + 1}</i>" for seat in self.tokens}
+
+    @property
+    def shown(self) -> dict[int, str]:
+        """Those names as everybody is shown them (NFC)."""
+        return {seat: unicodedata.normalize("NFC", name) for seat, name in self.names.items()}
+
+    def chosen(self) -> list[str | None]:
+        return [self.shown.get(q) for q in range(len(self.plan.seats))]
 
 
 def start_game(server: Server, plan: Plan) -> Played:
@@ -629,6 +681,9 @@ def play_client(server: Server, played: Played, client: Client, rng: random.Rand
 
         def receive() -> dict[str, Any]:
             message: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT))
+            while message.get("type") == "talk":
+                client.talk.append((len(client.received), message))
+                message = json.loads(ws.recv(timeout=TIMEOUT))
             client.arrived.append(time.monotonic())
             client.received.append(message)
             assert message.get("type") == "state", f"seat {client.seat} was sent {message}"
@@ -639,9 +694,16 @@ def play_client(server: Server, played: Played, client: Client, rng: random.Rand
         acted = -1  # the move this client last acted at: one action per decision
         pace = Pace()
         message = receive()
+        if client.seat is not None:  # each person names themselves and says hello
+            for said in ({"type": "name", "name": played.names[client.seat]}, HELLO):
+                pace.take()
+                ws.send(json.dumps(said))
         while "result" not in message["observation"]:
             if played.stop.is_set():
                 return
+            if client.seat is None and len(client.received) % WHISPER_EVERY == 1:
+                pace.take()  # the spectator tries to tell the players what it sees
+                ws.send(json.dumps({"type": "say", "text": WHISPER}))
             move = message["observation"]["move"]
             if message["legal"] and move > acted:
                 acted = move
@@ -751,6 +813,8 @@ class Tally:
     quiet: float = 0.0  # seconds those connections waited, from a window's opening to its end
     summaries: int = 0  # public summaries of running games polled while they ran
     frozen: int = 0  # of them, polled in a window of two or more questions
+    talk: int = 0  # lines of table talk sent
+    whispers: int = 0  # of them, spectators' lines sent to a player (once the game was over)
 
     def count(self, viewer: Viewer, message: Mapping[str, Any], events: Sequence[Event]) -> None:
         self.messages += 1
@@ -762,7 +826,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         for name in ("messages", "withheld", "seen", "deciding", "lagging", "clocks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("windows", "quiet", "summaries", "frozen"):
+        for name in ("windows", "quiet", "summaries", "frozen", "talk", "whispers"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
@@ -834,7 +898,9 @@ def check_summaries(played: Played, actions: int, seed: int) -> dict[int, int]:
     for summary in played.summaries:
         text = json.dumps(summary)
         assert summary["id"] == played.id and set(summary) <= SUMMARY, summary
-        assert summary["seats"] == [{"seat": q, "kind": k} for q, k in enumerate(played.plan.seats)]
+        seats = summary["seats"]
+        assert [(s["seat"], s["kind"]) for s in seats] == list(enumerate(played.plan.seats))
+        assert all(s.get("name") in (None, played.shown.get(s["seat"])) for s in seats), seats
         assert not any(token in text for token in played.tokens.values()), summary
         move = summary["move"]
         assert isinstance(move, int) and last <= move <= actions, f"move {move}? {text}"
@@ -851,7 +917,7 @@ def check_game(played: Played, record: GameRecord, seed: int) -> Tally:
     """Replay the game from its public seed and stored actions, checking every message of every
     connection at the state it was sent in; what the messages held."""
     assert record.seed == seed, "the stored seed is the one made public"
-    table = Table.of(record, seed, played.plan.seats, played.plan.lang)
+    table = Table.of(record, seed, played.plan.seats, played.plan.lang, played.chosen())
     config = table.game.config_from_json(record.config)
     state = table.game.new_game(config, seed)  # from the public seed, not from the store's
     owners = owned_tokens(played)
@@ -925,9 +991,40 @@ def check_game(played: Played, record: GameRecord, seed: int) -> Tally:
         assert fits[c][-1] == len(record.actions), f"seat {client.seat} did not see the end"
     assert state.is_over
     tally.add(check_windows(played, truth))
+    tally.add(check_talk(played))
     frozen = {truth.public[start] for start, end in truth.windows() if end - start >= 2}
     tally.summaries += sum(polled.values())
     tally.frozen += sum(polled.get(move, 0) for move in frozen)
+    return tally
+
+
+def check_talk(played: Played) -> Tally:
+    """Every line a connection was sent was said, by whom it says, in a channel the viewer may
+    read then: a player's connection is sent no spectator's line before the message that shows
+    the game over; each line at most once, in order."""
+    tally = Tally()
+    speakers = {None: (message_text("names.spectator", played.plan.lang), WHISPER)} | {
+        seat: (name, HELLO["text"]) for seat, name in played.shown.items()
+    }
+    for client in played.clients:
+        lines: list[dict[str, Any]] = []
+        for after, message in client.talk:
+            assert set(message) == {"type", "wire", "lines"} and message["wire"] == WIRE_VERSION
+            for line in message["lines"]:
+                assert set(line) == {"n", "channel", "seat", "name", "text", "at"}, line
+                assert line["channel"] == ("players" if line["seat"] is not None else "spectators")
+                assert (line["name"], line["text"]) == speakers[line["seat"]], line
+                if client.seat is not None and line["channel"] == "spectators":
+                    shown = client.received[after - 1]["observation"] if after else {}
+                    assert "result" in shown or shown.get("step") == "over", (
+                        f"seat {client.seat} was sent a spectator's line while the game ran"
+                    )
+                    tally.whispers += 1
+                lines.append(line)
+        for channel in ("players", "spectators"):  # each once, in order
+            numbers = [line["n"] for line in lines if line["channel"] == channel]
+            assert numbers == list(range(1, len(numbers) + 1)), (client.seat, channel, numbers)
+        tally.talk += len(lines)
     return tally
 
 
@@ -949,7 +1046,9 @@ def check_rematch(server: Server, played: Played) -> None:
             first = json.loads(ws.recv(timeout=TIMEOUT))
         assert first["observation"]["seat"] == client.seat, "a seat's key opens its own seat"
     summary = httpx.get(f"{server.http}/api/games/{new_id}", timeout=TIMEOUT).json()
-    assert summary["seats"] == [{"seat": q, "kind": k} for q, k in enumerate(played.plan.seats)]
+    assert summary["seats"] == [  # the same people, by the names they chose
+        {"seat": q, "kind": k, "name": played.shown.get(q)} for q, k in enumerate(played.plan.seats)
+    ]
     assert "seed" not in summary and not summary["over"]
 
 
@@ -968,6 +1067,9 @@ def test_no_message_of_many_served_games_tells_a_seat_more_than_it_may_know(
         tally.add(check_game(played, record, summary.get("seed", record.seed)))
         if played.plan.rematch:
             check_rematch(server, played)
+        for client in played.clients:  # every person's line reached every connection
+            heard = {line["seat"] for _, message in client.talk for line in message["lines"]}
+            assert set(played.tokens) <= heard, (played.plan, client.seat, heard)
     # Every message was checked, and there were plenty, with secrets withheld and shown.
     assert tally.messages == sum(len(c.received) for played in games for c in played.clients)
     assert tally.messages > 1000 and tally.withheld > 200 and tally.seen > 100, tally
@@ -978,6 +1080,9 @@ def test_no_message_of_many_served_games_tells_a_seat_more_than_it_may_know(
     assert tally.windows > 30 and tally.quiet > 5.0, tally  # some 80 and 15 s
     assert tally.summaries > 1000 and tally.frozen > 50, tally  # some 4000 and 500
     assert tally.clocks > 300, tally  # some 1300
+    # Table talk: every person's line reached everybody, and the spectator's reached the
+    # players only once the game was over (where they still listened: the rematch games).
+    assert tally.talk > 50 and tally.whispers > 0, tally
 
 
 def test_the_seed_of_a_finished_game_is_public_while_it_is_watched(server: Server) -> None:
@@ -985,8 +1090,8 @@ def test_the_seed_of_a_finished_game_is_public_while_it_is_watched(server: Serve
     with connect(server.ws(played.id), open_timeout=TIMEOUT) as watcher:  # looks at the end
         play_all(server, [played])
         summary = httpx.get(f"{server.http}/api/games/{played.id}", timeout=TIMEOUT).json()
-        while "result" not in json.loads(watcher.recv(timeout=TIMEOUT))["observation"]:
-            pass  # what it was sent, to the end (its close waits for what is queued)
+        while "result" not in json.loads(watcher.recv(timeout=TIMEOUT)).get("observation", {}):
+            pass  # what it was sent (state and talk), to the end (its close waits for the queue)
     assert summary["over"], summary
     assert summary.get("seed") == Store.open(server.database_url).load(played.id).seed, summary
 
@@ -1438,13 +1543,52 @@ def served_here(name: str, players: int, seed: int) -> tuple[Played, GameRecord]
         log += state.apply(action)
         if not window:  # a window's decision never draws on the bank
             banks[decider] = max(0.0, banks[decider] - rng.choice((0.0, 0.0, 0.7)))
+    talk_here(played)
     return played, record
+
+
+def talk_here(played: Played) -> None:
+    """The table talk a correct server sends: each person's line to everybody at once, the
+    spectator's line to the spectator at once and to the players after the game's last
+    message."""
+
+    def talk(*lines: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "talk", "wire": WIRE_VERSION, "lines": list(lines)}
+
+    hellos = [
+        {"n": n, "channel": "players", "seat": q, "name": name, "text": HELLO["text"], "at": n}
+        for n, (q, name) in enumerate(played.shown.items(), 1)
+    ]
+    whisper = {"n": 1, "channel": "spectators", "seat": None, "name": "Spectator"}
+    whisper |= {"text": WHISPER, "at": 0}
+    for client in played.clients:
+        client.talk.append((1, talk(*hellos)))
+        if client.seat is None:
+            client.talk.append((1, talk(whisper)))
+        else:
+            client.talk.append((len(client.received), talk(whisper)))
+
+
+def whisper_to_a_player(played: Played) -> None:
+    """The spectator's line reaches a player while the game runs."""
+    player = played.clients[1]
+    player.talk = [(after if after == 1 else 2, message) for after, message in player.talk]
+
+
+def another_speakers_name(played: Played) -> None:
+    """A person's line under another person's name."""
+    after, message = played.clients[2].talk[0]
+    lines = [{**line, "name": line["name"] + "!"} for line in message["lines"]]
+    played.clients[2].talk[0] = (after, {**message, "lines": lines})
 
 
 def copied(played: Played) -> Played:
     """A copy of what a game's connections received and its summaries, to spoil: the lists
     copied, each message to change copied by :func:`own`."""
-    clients = [Client(c.seat, c.token, list(c.received), list(c.arrived)) for c in played.clients]
+    clients = [
+        Client(c.seat, c.token, list(c.received), list(c.arrived), talk=list(c.talk))
+        for c in played.clients
+    ]
     return replace(played, clients=clients, summaries=list(played.summaries))
 
 
@@ -1543,6 +1687,8 @@ def test_the_game_checker_passes_an_honest_server_and_fails_one_leak(name: str, 
         "another seat's bank": another_seats_bank,
         "the asked seat's clock in a window": the_asked_seats_clock,
         "a summary with a true move in a window": a_true_move_in_a_window,
+        "a spectator's line to a player while the game runs": whisper_to_a_player,
+        "a line under another name": another_speakers_name,
     }
     for leak, change in leaks.items():
         spoilt = copied(played)

@@ -167,9 +167,9 @@ def test_talk_reaches_whoever_may_read_it_and_is_bounded(server: Server) -> None
         "Well played",
         "Thanks!",
     ]
-    history = Person(server, game_id)  # a spectator's: both channels, in the order said
-    history.state()
-    lines = history.until(lambda m: m["type"] == "talk", "the history")["lines"]
+    late = Person(server, game_id)  # a spectator's: both channels, in the order said
+    late.state()
+    lines = late.until(lambda m: m["type"] == "talk", "the history")["lines"]
     assert [line["text"] for line in lines] == [
         "Who attacked me?",
         "Ann holds the fourth horseman",
@@ -177,7 +177,7 @@ def test_talk_reaches_whoever_may_read_it_and_is_bounded(server: Server) -> None
         *(f"line {k}" for k in range(5)),
         "Thanks!",
     ]
-    history.close()
+    late.close()
     for person in (again, bob, watcher, other):
         person.close()
 

@@ -139,6 +139,13 @@ def play(
     variant: Variants = None,
     save: Annotated[Path | None, typer.Option(help="Save file, written after every action")] = None,
     resume: Annotated[Path | None, typer.Option(help="Resume the game saved in this file")] = None,
+    names: Annotated[
+        str | None,
+        typer.Option(
+            help="The people's names, in the order of their seats, e.g. 'Ann,Bob' (shown instead"
+            " of p1, p2; 1–24 characters each)"
+        ),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from .play import run_play
@@ -161,6 +168,7 @@ def play(
             variant or [],
             save,
             resume,
+            names,
         )
     )
 

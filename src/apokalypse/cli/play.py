@@ -25,6 +25,7 @@ from apokalypse.engine.record import GameRecord, remove_stale_temporaries, start
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, text
+from apokalypse.wire.talk import BadText, check_name
 
 from .safe import whole_number
 from .session import Session
@@ -98,6 +99,30 @@ def _new(
 DEFAULTS = {"humans": "1", "bots": "heuristic", "lang": "en"}
 
 
+def parse_names(
+    spec: str | None, humans: frozenset[int], players: int, lang: str
+) -> list[str | None]:
+    """``--names Ann,Bob``: the people's names in the order of their seats, each checked as the
+    server checks a name (1–24 characters, no control characters); None where not given."""
+    chosen: list[str | None] = [None] * players
+    if spec is None or not spec.strip():
+        return chosen
+    given = spec.split(",")
+    if len(given) != len(humans):
+        raise ConfigError(
+            f"--names: {len(given)} names for {len(humans)} people's seats (one per person, in"
+            " seat order)"
+        )
+    for seat, raw in zip(sorted(humans), given, strict=True):
+        try:
+            chosen[seat] = check_name(raw)
+        except BadText as exc:
+            raise ConfigError(
+                f"--names: {raw.strip()!r}: {text(f'server.{exc.key}', lang, **exc.values)}"
+            ) from None
+    return chosen
+
+
 def resume_conflicts(
     saved: GameRecord,
     game: str | None,
@@ -136,6 +161,7 @@ def run_play(
     variants: list[str],
     save: Path | None,
     resume: Path | None,
+    names: str | None = None,
 ) -> None:
     """Start or resume a game and play it; bad options raise the engine's typed errors.
 
@@ -150,8 +176,9 @@ def run_play(
     meta = {
         k: v
         for k, v in (saved.meta if saved else {}).items()
-        if k in DEFAULTS and isinstance(v, str)
+        if (k in DEFAULTS or k == "names") and isinstance(v, str)
     }
+    names = names if names is not None else meta.get("names")
     humans = humans or meta.get("humans") or DEFAULTS["humans"]
     bots = bots or meta.get("bots") or DEFAULTS["bots"]
     lang = check_lang(lang or meta.get("lang") or DEFAULTS["lang"])
@@ -170,6 +197,9 @@ def run_play(
     record.meta = {"humans": humans, "bots": bots, "lang": lang}
     n = int(state.observation(None)["players"])
     human_seats = parse_humans(humans, n)
+    chosen = parse_names(names, human_seats, n, lang)
+    if names:
+        record.meta["names"] = names
     bot_seats = [q for q in range(n) if q not in human_seats]
     session = Session(
         console=console,
@@ -180,6 +210,7 @@ def run_play(
         humans=human_seats,
         bots=make_bots(bots, bot_seats, record.seed, record.game),
         echo=not sys.stdin.isatty(),
+        chosen=chosen,
     )
     opening = session.start()
     if saved is not None:
@@ -193,7 +224,8 @@ def run_play(
         record.save(path)
         session.resumed = True
     # A new game is first saved after its first action: a start left at once leaves no file.
-    seats = ", ".join(f"p{q + 1}" for q in sorted(human_seats)) or text("ui.nobody", lang)
+    people = [session.names(None)[q] for q in sorted(human_seats)]
+    seats = ", ".join(people) or text("ui.nobody", lang)
     welcome = text(
         "ui.welcome",
         lang,

@@ -87,6 +87,7 @@ class Session:
     resumed: bool = False  # a resumed game's save exists before its first action here
     # Each computer move of this session, by its action number (1 = the game's first action).
     decisions: dict[int, Decision] = field(default_factory=dict)
+    chosen: list[str | None] = field(default_factory=list)  # people's names by seat (--names)
     match: Match[Any, Any] = field(init=False)  # the loop shared with the simulator
     game: Game = field(init=False)
     ui: GameUI = field(init=False)
@@ -135,7 +136,7 @@ class Session:
         return next(iter(self.humans)) if len(self.humans) == 1 else None
 
     def names(self, viewer: int | None) -> list[str]:
-        return seat_names(self.players, viewer, self.lang)
+        return seat_names(self.players, viewer, self.lang, self.chosen)
 
     def say(self, line: str, style: str = "") -> None:
         # Escaped before Rich, which passes ESC and other controls through: card names come
@@ -295,7 +296,9 @@ class Session:
         the question, each choice with its wording and notation), so the terminal and the
         browser read the same."""
         kinds = ["computer" if self.match.is_computer(q) else "human" for q in range(self.players)]
-        table = SeatTable(kinds, frozenset(self.humans), frozenset(), None, self.lang)
+        table = SeatTable(
+            kinds, frozenset(self.humans), frozenset(), None, self.lang, names=self.chosen
+        )
         return self.views.view(self.state, seat, (), table, first=False)
 
     def human_turn(self, seat: int) -> None:
@@ -413,7 +416,7 @@ class Session:
         """Hot-seat: hide the screen and let the next person take the keyboard."""
         self.queue.clear()
         self.clear()
-        self.console.print(Panel(Text(text("ui.handover", self.lang, name=f"p{seat + 1}"))))
+        self.console.print(Panel(Text(text("ui.handover", self.lang, name=self.names(None)[seat]))))
         if self.read(text("ui.press_enter", self.lang)).strip().lower() in QUIT_WORDS:
             raise Quit(text("ui.quit", self.lang))
         self.queue.clear()

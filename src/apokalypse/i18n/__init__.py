@@ -110,8 +110,9 @@ def seat_names(
     kinds: Sequence[str] = (),
 ) -> list[str]:
     """Each seat's name: the one its person ``chosen``, else a computer seat's level ("Medium
-    (computer)", from ``kinds``), else ``p1``, ``p2`` …; a name two seats share is told apart
-    by the seat ("Ann (p3)"), and the viewer's own seat is marked ("p2 (you)")."""
+    (computer)", from ``kinds``, where the catalog names it), else ``p1``, ``p2`` …; a name
+    two seats share is told apart by the seat ("Ann (p3)"), and the viewer's own seat is
+    marked ("p2 (you)")."""
     names = [_seat_name(q, chosen, kinds, lang) for q in range(players)]
     shared = {name for name in names if names.count(name) > 1}
     return [
@@ -127,10 +128,9 @@ def _seat_name(seat: int, chosen: Sequence[str | None], kinds: Sequence[str], la
     if name:
         return name
     kind = kinds[seat] if seat < len(kinds) else "human"
-    if kind == "human":
+    if not has(f"names.level.{kind}", lang):  # a person, or a player the catalog does not name
         return f"p{seat + 1}"
-    level = text(f"names.level.{kind}", lang) if has(f"names.level.{kind}", lang) else kind
-    return text("names.computer", lang, level=level)
+    return text("names.computer", lang, level=text(f"names.level.{kind}", lang))
 
 
 __all__ = [
