@@ -1,4 +1,4 @@
-// The server's messages as the browser reads them (wire version 2): the WebSocket messages are the
+// The server's messages as the browser reads them (wire version 3): the WebSocket messages are the
 // generated types of schema/<game>.schema.json (src/wire/, `npm run gen`), never written by hand;
 // the HTTP bodies below (create a game, a game's summary, the lobby's catalog) are not in the schema.
 import type * as A from "./wire/apokalypse";
@@ -35,15 +35,18 @@ export type LegalAction = ApokalypseAction | ApokerlypseAction;
 export type ApokalypseState = A.StateMessage;
 export type ApokerlypseState = K.StateMessage;
 export type StateMessage = ApokalypseState | ApokerlypseState;
-export type ServerMessage = StateMessage | RefusedMessage;
-export type ClientMessage = A.ActionMessage | A.SeatMessage;
+/** Lines of table talk this connection may read (the history when it joins, then each new one). */
+export type TalkMessage = A.TalkMessage;
+export type TalkLine = A.TalkLine;
+export type ServerMessage = StateMessage | RefusedMessage | TalkMessage;
+export type ClientMessage = A.ActionMessage | A.SeatMessage | A.NameMessage | A.SayMessage;
 
 /** GET /api/games/{id}: a game's public summary. */
 export interface GameSummary {
   id: string;
   game: GameName;
   players: number;
-  seats: { seat: number; kind: string }[];
+  seats: { seat: number; kind: string; name?: string | null }[]; // name: the one its person chose
   lang: string;
   move: number;
   over: boolean;

@@ -98,12 +98,12 @@ export function Display({ seat, display }: DisplayProps) {
     <section
       class={`display${acting ? " acting" : ""}${mine ? " own" : ""}${seatAction ? " seat-target" : ""}`}
       data-seat={seat}
-      aria-label={`${t("display")} ${table.name(seat)}`}
+      aria-label={mine ? t("yourDisplay") : `${t("display")} ${table.name(seat)}`}
     >
       <header class="display-head">
         <span class="owner">
           {acting ? <span class="acting-dot" aria-hidden="true" /> : null}
-          {table.name(seat)}
+          {mine ? t("yourDisplay") : table.name(seat)}
         </span>
         {strike ? <StrikeChip seat={seat} /> : null}
         {seatAction ? (

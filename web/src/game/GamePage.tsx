@@ -10,6 +10,10 @@ import { isApokalypse } from "../protocol";
 import { rememberGame } from "../storage";
 import { Refusal } from "../ui/Refusal";
 import { RulesDialog } from "../ui/Rules";
+import { rememberedName } from "../talk/lines";
+import { NameDialog, NamePrompt } from "../talk/NameDialog";
+import { useRememberedName } from "../talk/name";
+import { TableTalk } from "../talk/TableTalk";
 import { useGame } from "./useGame";
 
 const GAME_TITLE: Record<GameName, string> = { apokalypse: "Apokalypse", apokerlypse: "Apokerlypse" };
@@ -18,6 +22,8 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
   const [summary, setSummary] = useState<GameSummary | null>(null);
   const game = useGame(gameId, token);
   const [rules, setRules] = useState<{ card?: string | undefined } | null>(null);
+  const [naming, setNaming] = useState(false);
+  const [later, setLater] = useState(false); // the name prompt put off for this page
   const lang: Lang = asLang(summary?.lang);
   const t = useMemo(() => translator(lang), [lang]);
   const state = game.state;
@@ -31,6 +37,9 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
   }, [gameId]);
 
   const seat = state?.seat ?? obs?.seat ?? null;
+  useRememberedName(game, seat);
+  const chosen = seat === null ? null : (state?.seats[seat]?.name ?? null);
+  const remembered = rememberedName();
   useEffect(() => {
     if (obs === undefined) return;
     rememberGame({ id: gameId, game: obs.game, seat: token === null ? null : seat, ...(token ? { token } : {}) });
@@ -81,9 +90,9 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
           </span>
         ) : null}
         <span class="spacer" />
-        <span id="whoami" class="whoami">
+        <button type="button" id="whoami" class="whoami ghost" title={t("nameChange")} onClick={() => setNaming(true)}>
           {token === null ? t("spectator") : seat !== null ? `${t("seat")} ${seat + 1}` : ""}
-        </span>
+        </button>
         <span id="connection" class={`connection ${game.connection}`} data-state={game.connection}>
           {t(game.connection)}
         </span>
@@ -98,6 +107,8 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
           </div>
         ) : null}
         {game.refusal ? <Refusal refusal={game.refusal} onDismiss={game.dismissRefusal} t={t} /> : null}
+        {state && seat !== null && chosen === null && remembered === null && !later ? <NamePrompt rename={game.rename} onLater={() => setLater(true)} t={t} /> : null}
+        <div class={state ? "talk-layout" : undefined}>
         {state && obs ? (
           isApokalypse(obs) ? (
             <ApokalypsePage
@@ -114,7 +125,10 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
         ) : game.fatal ? null : (
           <p class="loading">{t("connecting")}</p>
         )}
+        {state ? <TableTalk game={game} gameId={gameId} seat={seat} myName={seat === null ? remembered : null} t={t} /> : null}
+        </div>
       </main>
+      {naming ? <NameDialog initial={chosen ?? remembered ?? ""} rename={game.rename} onClose={() => setNaming(false)} t={t} /> : null}
       {rules ? (
         <RulesDialog game={gameName} lang={lang} card={rules.card} title={rules.card ? `${t("rules")}: ${game.cards[rules.card]?.name ?? rules.card}` : t("rulesTitle")} onClose={() => setRules(null)} t={t} />
       ) : null}

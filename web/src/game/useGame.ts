@@ -2,7 +2,8 @@
 // the events gathered across messages, reconnecting when the connection drops (a new connection
 // is sent the whole log again, so the gathered lists start afresh).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { CardFacts, ClientMessage, EventMessage, RefusedMessage, ServerMessage, StateMessage } from "../protocol";
+import type { CardFacts, ClientMessage, EventMessage, RefusedMessage, ServerMessage, StateMessage, TalkLine } from "../protocol";
+import { mergeTalk } from "../talk/lines";
 
 export type Connection = "connecting" | "connected" | "reconnecting" | "disconnected";
 export type Fatal = "noGame" | "badToken";
@@ -21,6 +22,9 @@ export interface GameConnection {
   act: (action: string) => boolean;
   control: (type: "leave" | "reclaim" | "rematch") => boolean;
   dismissRefusal: () => void;
+  talk: TalkLine[]; // the table talk this connection may read, in the order said
+  say: (text: string) => boolean;
+  rename: (name: string) => boolean;
 }
 
 const LOG_LIMIT = 500;
@@ -43,6 +47,7 @@ export function useGame(gameId: string, token: string | null): GameConnection {
   const [cards, setCards] = useState<Record<string, CardFacts>>({});
   const [refusal, setRefusal] = useState<RefusedMessage | null>(null);
   const [fatal, setFatal] = useState<Fatal | null>(null);
+  const [talk, setTalk] = useState<TalkLine[]>([]);
   const socket = useRef<WebSocket | null>(null);
   const current = useRef<StateMessage | null>(null);
 
@@ -78,6 +83,10 @@ export function useGame(gameId: string, token: string | null): GameConnection {
         }
         if (data.type === "refused") {
           setRefusal(data);
+          return;
+        }
+        if (data.type === "talk") {
+          setTalk((old) => mergeTalk(old, data.lines));
           return;
         }
         if (data.type !== "state") return;
@@ -131,6 +140,8 @@ export function useGame(gameId: string, token: string | null): GameConnection {
   );
   const control = useCallback((type: "leave" | "reclaim" | "rematch") => send({ type }), [send]);
   const dismissRefusal = useCallback(() => setRefusal(null), []);
+  const say = useCallback((text: string) => send({ type: "say", text }), [send]);
+  const rename = useCallback((name: string) => send({ type: "name", name }), [send]);
 
-  return { token, connection, state, arrived, log, events, firstBatch, cards, refusal, fatal, act, control, dismissRefusal };
+  return { token, connection, state, arrived, log, events, firstBatch, cards, refusal, fatal, act, control, dismissRefusal, talk, say, rename };
 }

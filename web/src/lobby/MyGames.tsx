@@ -55,6 +55,7 @@ export function MyGames({ t, refresh, catalog }: { t: Translate; refresh: number
               </a>
               <span class="dim">{g.seat === null ? t("asSpectator") : t("asSeat", { seat: g.seat + 1 })}</span>
               <span class="game-status">{status}</span>
+              {summary?.seats.some((s) => s.name) ? <span class="game-names dim">{summary.seats.flatMap((s) => (s.name ? [s.name] : [])).join(", ")}</span> : null}
               <button
                 type="button"
                 class="link-button"
