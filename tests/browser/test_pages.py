@@ -262,7 +262,8 @@ def test_a_game_from_the_lobby_to_the_final_reveal(
     first = move(page)
     rides = play(page, 6, shots=tmp_path)
     assert move(page) > first + 6, "the computer player answered"
-    expect(page.locator("#log li", has_text="p2").first).to_be_attached()  # the bot's sentences
+    bot = page.locator("#log li", has_text="Heuristic (computer)")  # the bot's sentences
+    expect(bot.first).to_be_attached()
     screenshot(page, tmp_path, "game")
 
     # Pass until a horseman rides: its panel shows every display's protection and reckoning.

@@ -54,7 +54,7 @@ export function Hand({ pending, onPick }: HandProps) {
         ) : null}
         {Object.entries(obs.known ?? {}).map(([holder, codes]) => (
           <p class="known">
-            {t("known", { name: holder })}: {(codes ?? []).map((c) => cardName(c, facts)).join(", ")}
+            {t("known", { name: /^p\d+$/.test(holder) ? table.name(Number(holder.slice(1)) - 1) : holder })}: {(codes ?? []).map((c) => cardName(c, facts)).join(", ")}
           </p>
         ))}
       </div>
