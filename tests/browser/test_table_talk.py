@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.conftest import create
 from tests.server.test_app import Server
@@ -35,7 +35,7 @@ def say(page: Page, text: str) -> None:
     expect(page.locator(".talk-line.mine .talk-text").last).to_have_text(text)
 
 
-def line(page: Page, text: str) -> object:
+def line(page: Page, text: str) -> Locator:
     return page.locator(".talk-line", has_text=text)
 
 
