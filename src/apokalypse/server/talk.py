@@ -98,8 +98,9 @@ class Listener:
         for channel in CHANNELS:
             if not may_read(seat, channel, over):
                 continue
-            heard = self.heard[channel]
-            lines += [line for line in talk.lines[channel] if line["n"] > heard]
-            self.heard[channel] = max(heard, talk.count(channel))
+            heard, count = self.heard[channel], talk.count(channel)
+            if count > heard:  # most pushes bring no talk: nothing to look through
+                lines += [line for line in talk.lines[channel] if line["n"] > heard]
+                self.heard[channel] = count
         lines.sort(key=lambda line: line["at"])
         return lines
