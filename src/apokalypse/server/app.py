@@ -9,6 +9,8 @@ on the server, and every connection is sent its own view (``state.observation(se
   link's key) and that link, and the spectator link, at the address friends can open
   (:mod:`.reach`). The database keeps only the tokens' SHA-256.
 - ``GET /api/games/{id}`` → the public summary.
+- ``GET /api/games/{id}/record``, ``GET /api/games/{id}/replay?viewer=``, ``POST
+  /api/replays``: a finished game's record file and its replay, frame by frame (:mod:`.replays`).
 - ``GET /api/catalog?lang=`` → the games the lobby offers (title, players, variants) and the
   seat kinds, labelled in ``lang``: the browser keeps no copy of a game's facts.
 - ``WebSocket /ws/games/{id}?token=…`` (no token: a spectator; a wrong one: closed with 4403).
@@ -56,6 +58,7 @@ from .hub import Full, Hub
 from .metrics import Metrics
 from .ops import add_ops
 from .pages import add_pages
+from .replays import add_replays
 from .serving import Listen, serve, start_metrics
 from .settings import Settings
 from .store import Store, StoreError
@@ -207,6 +210,7 @@ def create_app(
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await hub.serve(websocket, game_id, token)
 
+    add_replays(app, hub)  # a finished game's record and replay (replays.py)
     add_pages(app)
     return app
 
