@@ -4,6 +4,7 @@
 import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
 import type { ApokerlypseAction, ApokerlypseState, CardFacts } from "../protocol";
+import { ReplayLink } from "../replay/ReplayLink";
 import { Choices, choicesOf } from "../ui/Choices";
 import { Clock } from "../ui/Clock";
 import { Log } from "../ui/Log";
@@ -61,6 +62,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
                   </li>
                 ))}
             </ol>
+            <ReplayLink seat={obs.seat} t={t} />
           </section>
         ) : null}
         <section class="poker-status panel">
