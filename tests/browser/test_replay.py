@@ -81,7 +81,8 @@ def test_a_finished_game_stepped_scrubbed_shared_downloaded_and_opened(
     page = person(people, browser)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"{server.http}/games/{game_id}")
-    expect(page.locator("#final-reveal")).to_be_visible()
+    expect(page.locator("#final-reveal #replay-link")).to_be_visible()
+    screenshot(page, tmp_path, "replay-link-on-the-game-page", full_page=False)
     page.click("#replay-link")
     page.wait_for_url(lambda url: url.endswith(f"/games/{game_id}/replay?viewer=spectator&step=0"))
     at(page, 0, "spectator")
@@ -91,16 +92,23 @@ def test_a_finished_game_stepped_scrubbed_shared_downloaded_and_opened(
     expect(page.locator("#seat-controls")).to_be_hidden()
 
     # Every move, by the keyboard, to the final reveal; a ride stepped onto shows its panel.
-    rides: list[int] = []
+    ridden = {
+        step: event["args"]["number"]
+        for step, frame in enumerate(spectator["frames"])
+        for event in frame["events"]
+        if event["kind"] == "ride"
+    }
+    assert ridden, "the horsemen rode"
     for step in range(1, steps + 1):
         page.keyboard.press("ArrowRight")
         shows_frame(page, spectator, step)
-        ridden = close_ride(page, tmp_path if not rides else None)
-        if ridden is not None:
-            rides.append(ridden)
+        if step in ridden:
+            expect(page.locator("#ride-panel[open]")).to_have_attribute(
+                "data-horseman", str(ridden[step])
+            )
+            assert close_ride(page, tmp_path if step == min(ridden) else None) == ridden[step]
         if step == steps // 2:
             screenshot(page, tmp_path, "replay-apokalypse-en-desktop")
-    assert rides and rides[-1] == 4, rides  # the horsemen rode, Death last
     expect(page.locator("#final-reveal")).to_be_visible()
     expect(page.locator("body")).to_have_attribute("data-over", "yes")
     expect(page.locator("#replay-next")).to_be_disabled()
@@ -155,14 +163,15 @@ def test_a_finished_game_stepped_scrubbed_shared_downloaded_and_opened(
     assert len(record.actions) == steps and "token_sha256" not in record.meta
     assert replay(record).digest == record.events_sha256
 
-    opener = person(people, browser)
+    opener = person(people, browser, PHONE)  # a file opened on a phone
     opener.goto(f"{server.http}/replay")
     expect(opener.locator("#replay-controls")).to_have_count(0)
     opener.locator("#open-record").set_input_files(str(path))
     at(opener, 0, "spectator")
     expect(opener.locator("body")).to_have_attribute("data-steps", str(steps))
     assert opener.url.endswith("/replay?viewer=spectator&step=0"), opener.url
-    opener.keyboard.press("End")
+    screenshot(opener, tmp_path, "replay-apokalypse-en-phone-opened", full_page=False)
+    opener.click("#replay-last")
     shows_frame(opener, spectator, steps)
     expect(opener.locator("#final-reveal")).to_be_visible()
     opener.select_option("#viewer", "2")
