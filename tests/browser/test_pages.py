@@ -505,7 +505,7 @@ def test_without_a_build_the_pages_say_how_to_make_one(
         async with httpx.AsyncClient(transport=transport, base_url="http://pages") as client:
             return await client.get(path)
 
-    for path in ("/", "/games/abc"):
+    for path in ("/", "/games/abc", "/games/abc/replay", "/replay"):
         # its own thread: this thread's event loop belongs to Playwright's browser
         with ThreadPoolExecutor(1) as pool:
             response = pool.submit(asyncio.run, get(path)).result()

@@ -186,6 +186,8 @@ def test_a_finished_game_stepped_scrubbed_shared_downloaded_and_opened(
     broken.write_text(json.dumps(data))
     opener.locator("#open-record").set_input_files(str(broken))
     expect(opener.locator("#replay-error")).to_contain_text("action #4 'play nothing'")
+    for one in people:  # every page ran under the server's Content-Security-Policy
+        assert not any("Content Security Policy" in text for text in one.console), one.console
 
 
 def test_apokerlypse_on_a_phone_in_german(

@@ -29,6 +29,7 @@ import gzip
 import hashlib
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -59,9 +60,9 @@ GZIP_LEVEL = 6
 class Refusal(Exception):
     """A replay not made: the HTTP status and a one-line reason."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(detail)
-        self.status, self.detail = status, detail
+        self.status, self.detail, self.headers = status, detail, headers
 
 
 def viewer_of(text: str, players: int) -> int | None:
@@ -184,9 +185,12 @@ class Replays:
         wait = bucket.take()
         if wait > 0:
             seconds = max(1, round(wait))
-            raise Refusal(429, f"too many replays made from your address: try again in {seconds} s")
+            detail = f"too many replays made from your address: try again in {seconds} s"
+            raise Refusal(429, detail, {"Retry-After": str(seconds)})
 
-    async def get(self, key: tuple[str, ...], client: str, make: Any, *args: object) -> bytes:
+    async def get(
+        self, key: tuple[str, ...], client: str, make: Callable[..., bytes], *args: object
+    ) -> bytes:
         """The gzipped replay under ``key``, made by ``make(*args)`` on a thread if need be."""
         made = self.made.get(key)
         if made is not None:
@@ -246,7 +250,10 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
     @app.get("/api/games/{game_id}/record")
     async def record_file(game_id: str) -> Response:
         record = await finished(game_id)
-        public = await asyncio.to_thread(public_record, record)
+        try:
+            public = await asyncio.to_thread(public_record, record)
+        except EngineError as exc:  # a stored game that no longer replays (other rules)
+            raise HTTPException(409, f"the game does not replay: {_one_line(exc)}") from None
         body = json.dumps(public.to_json(), indent=1) + "\n"
         name = f"apokalypse-{game_id}.json"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -267,7 +274,7 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
                 key, _client(request), make_replay, record, viewer, lang, game_id
             )
         except Refusal as exc:
-            raise HTTPException(exc.status, exc.detail) from None
+            raise HTTPException(exc.status, exc.detail, exc.headers) from None
         except EngineError as exc:  # a stored game that no longer replays (other rules)
             raise HTTPException(409, f"the game does not replay: {_one_line(exc)}") from None
         return _answer(request, made)
@@ -285,7 +292,7 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
             key = ("file", hashlib.sha256(raw).hexdigest(), viewer, used)
             made = await replays.get(key, _client(request), _checked, record, viewer, used)
         except Refusal as exc:
-            raise HTTPException(exc.status, exc.detail) from None
+            raise HTTPException(exc.status, exc.detail, exc.headers) from None
         except EngineError as exc:  # RecordError, or an unknown language
             raise HTTPException(400, _one_line(exc)) from None
         return _answer(request, made)
