@@ -158,6 +158,15 @@ class Room:
     def connected(self) -> frozenset[int]:
         return frozenset(c.seat for c in self.connections if c.seat is not None)
 
+    def busy(self) -> bool:
+        """Whether the game goes on without anybody connected, and is kept in memory until it
+        waits again: an answer is on its way for a person, or the computers play a turn-based
+        game (nobody need open it for it to go on; a game without deadlines waits in the
+        store, and goes on when somebody opens it)."""
+        if self.answering is not None:
+            return True
+        return self.live.days is not None and self.live.computer_to_act()
+
     def live_step(self, store: Store) -> Callable[[], bool]:
         """One computer decision of this game, as a job for the computer players' pool."""
         live = self.live
@@ -328,7 +337,7 @@ class Hub:
             for room in list(self.rooms.values()):
                 if room.idle_since is not None and now - room.idle_since >= idle_for:
                     async with room.lock:
-                        if not room.connections and not room.closed:
+                        if not room.connections and not room.closed and not room.busy():
                             self.release(room)
                             dropped += 1
             if dropped and TRIM is not None:
