@@ -41,7 +41,10 @@ besides the messages' content could tell it (issue 20):
   a bank.
 
 The clients keep a little inside the server's rate limit, as people do; the games' seeds are the
-server's, so each run plays other games.
+server's, so each run plays other games. A person asked a window's question they cannot but
+decline leaves it to the server, which answers for them after a moment (their setting ``auto``,
+on by default): every check above holds for those answers too, so nobody else can tell an
+automatic answer from a chosen one (and a test below compares the two in the same game).
 
 Which state a message was sent in is mostly its ``observation.move``. In a defence (or block)
 window a player not asked sees the move where the window opened, whoever is asked now: such a
@@ -93,7 +96,7 @@ PRIVATE = {
 # is checked here too (a leak test that ignores what it does not know is no leak test).
 FIELDS = frozenset(
     {"type", "wire", "seat", "names", "seats", "observation", "events", "legal", "text"}
-    | {"cards", "forecast", "clock", "rematch"}
+    | {"cards", "forecast", "clock", "rematch", "auto"}
 )
 BLANK = "zz-blanked"  # what a hidden secret reads as in the log the viewer may be shown
 PLAY_SECONDS = 120.0  # all games together; they take some 20 s
@@ -416,6 +419,8 @@ def check_public_parts(
         assert [s["seat"] for s in message["seats"]] == list(range(table.players))
         assert [s["kind"] for s in message["seats"]] == list(table.kinds)
     check_clock(table, viewer, message)
+    # The viewer's own "answer for me" setting (on: these clients never turn it off).
+    assert message["auto"] == (None if seat is None else True), message["auto"]
     if message.get("rematch") is not None:
         rematch = message["rematch"]
         assert isinstance(rematch.get("id"), str), rematch
@@ -562,6 +567,7 @@ class Client:
     received: list[dict[str, Any]] = field(default_factory=list)
     arrived: list[float] = field(default_factory=list)  # time.monotonic() of each message
     error: BaseException | None = None
+    left: int = 0  # forced questions it left to the server
 
 
 @dataclass
@@ -621,6 +627,13 @@ class Pace:
         self.allowance -= 1
 
 
+def forced(message: Mapping[str, Any]) -> bool:
+    """Whether the message asks its seat a window's question it cannot but decline, which the
+    server answers for it (its setting ``auto`` on): a person leaves it to the server."""
+    legal = message["legal"]
+    return bool(message["auto"]) and len(legal) == 1 and legal[0]["verb"] in ANSWERS
+
+
 def play_client(server: Server, played: Played, client: Client, rng: random.Random) -> None:
     """Receive everything until the game is over, answering each decision with a random legal
     action; then, in a rematch game, ask for (the first person) or wait for the rematch."""
@@ -643,6 +656,11 @@ def play_client(server: Server, played: Played, client: Client, rng: random.Rand
             if played.stop.is_set():
                 return
             move = message["observation"]["move"]
+            if forced(message):  # left to the server, which answers for the person
+                client.left += move > acted
+                acted = move
+                message = receive()
+                continue
             if message["legal"] and move > acted:
                 acted = move
                 action = rng.choice(message["legal"])["text"]
@@ -978,6 +996,9 @@ def test_no_message_of_many_served_games_tells_a_seat_more_than_it_may_know(
     assert tally.windows > 30 and tally.quiet > 5.0, tally  # some 80 and 15 s
     assert tally.summaries > 1000 and tally.frozen > 50, tally  # some 4000 and 500
     assert tally.clocks > 300, tally  # some 1300
+    # The server answered for the people who could not but decline, many times.
+    left = sum(client.left for played in games for client in played.clients)
+    assert left > 20, left  # some 50
 
 
 def test_the_seed_of_a_finished_game_is_public_while_it_is_watched(server: Server) -> None:
@@ -1003,11 +1024,14 @@ def window_question(message: Mapping[str, Any]) -> bool:
 
 
 def play_up_to_a_window_question(
-    ws: ClientConnection, seen: list[dict[str, Any]], rng: random.Random
+    ws: ClientConnection,
+    seen: list[dict[str, Any]],
+    rng: random.Random,
+    message: dict[str, Any] | None = None,
 ) -> bool:
-    """Play every decision at once, at random, up to the first window question (the last of
-    ``seen``); False when the game ended without one."""
-    message = receive(ws, seen)
+    """Play every decision at once, at random, from ``message`` (None: the next one) up to
+    the first window question (the last of ``seen``); False when the game ended without one."""
+    message = receive(ws, seen) if message is None else message
     while "result" not in message["observation"]:
         assert not message["seats"][ME]["away"], "prompt answers never run out of time"
         if window_question(message):
@@ -1055,7 +1079,13 @@ def test_a_window_question_left_unanswered_is_answered_for_and_the_seat_kept(
         seen: list[dict[str, Any]] = []
         url = server.ws(created["id"], created["seats"][ME]["token"])
         with connect(url, open_timeout=TIMEOUT) as ws:
-            if not play_up_to_a_window_question(ws, seen, rng):
+            # Every question left to the timer, a forced one too (the server would answer that
+            # one for me at once otherwise).
+            assert receive(ws, seen)["auto"] is True
+            ws.send(json.dumps({"type": "auto", "on": False}))
+            while (toggled := receive(ws, seen))["auto"] is not False:
+                pass  # the computers' moves before it: my own view tells me it is off
+            if not play_up_to_a_window_question(ws, seen, rng, toggled):
                 continue
             question = seen[-1]
             asked_at = time.monotonic()
@@ -1217,6 +1247,7 @@ def honest_message(
         "forecast": moment.forecast,
         "clock": honest_clock(table, seat, moment, banks or full),
         "rematch": None,
+        "auto": None if seat is None else True,
     }
     return wire(message), moment
 

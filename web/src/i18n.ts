@@ -228,6 +228,22 @@ const en = {
   replaySpeed: "Speed",
   replayStep: "Step {step} of {steps}",
   replayScrub: "Step",
+  // people's time: automatic answers, games over days, where I am awaited
+  answeringForYou: "You cannot defend: answering for you…",
+  autoAnswer: "Answer for me when I cannot defend",
+  autoAnswerHelp: "Only you see this setting; nobody can tell your automatic answers from chosen ones.",
+  timerOff: "Off",
+  timerLive: "Live (seconds and a time bank)",
+  timerDays: "Turn-based (hours or days per move)",
+  perMove: "Time per move",
+  hours: "hours",
+  days: "days",
+  daysHelp: "Each move may take up to this long; friends need not be online together. When it runs out, a computer player takes the seat over until its person comes back.",
+  yourTurn: "Your turn",
+  leftShort: "{time} left",
+  unitDay: "d",
+  unitHour: "h",
+  unitMinute: "min",
 };
 
 export type WordKey = keyof typeof en;
@@ -445,6 +461,22 @@ const de: Words = {
   replaySpeed: "Tempo",
   replayStep: "Schritt {step} von {steps}",
   replayScrub: "Schritt",
+  // people's time: automatic answers, games over days, where I am awaited
+  answeringForYou: "Du kannst nicht abwehren: Es wird für dich geantwortet …",
+  autoAnswer: "Für mich antworten, wenn ich nicht abwehren kann",
+  autoAnswerHelp: "Nur du siehst diese Einstellung; niemand kann deine automatischen Antworten von gewählten unterscheiden.",
+  timerOff: "Aus",
+  timerLive: "Live (Sekunden und Zeitkonto)",
+  timerDays: "Rundenbasiert (Stunden oder Tage pro Zug)",
+  perMove: "Zeit pro Zug",
+  hours: "Stunden",
+  days: "Tage",
+  daysHelp: "Jeder Zug darf so lange dauern; niemand muss gleichzeitig online sein. Läuft die Zeit ab, übernimmt ein Computerspieler den Platz, bis sein Mensch zurückkommt.",
+  yourTurn: "Du bist dran",
+  leftShort: "noch {time}",
+  unitDay: "T",
+  unitHour: "Std",
+  unitMinute: "Min",
 };
 
 const WORDS: Record<Lang, Words> = { en, de };

@@ -9,7 +9,8 @@ versioned JSON Schema made from the games' own types (never written twice by han
 - **action**: the action's text notation, the one ``parse_action`` reads, with the ``move`` of
   the observation it answers, so that a stale or repeated action is refused.
 - **client**: every message a client may send: an action, or ``leave`` / ``reclaim`` (a
-  computer player takes my seat / I take it back) and ``rematch``.
+  computer player takes my seat / I take it back), ``rematch``, and ``auto`` (whether the
+  server answers for me a window's question I cannot but decline).
 - **state** and **refused**: every message the server sends: a seat's whole view whenever it
   changed (observation, new events, legal actions with their parts and wording, the seats'
   statuses, the forecast, the clock, the rematch), decided for each game in one file
@@ -60,11 +61,20 @@ class SeatMessage(BaseModel):
     type: Literal["leave", "reclaim", "rematch"]
 
 
-ClientMessage = Annotated[ActionMessage | SeatMessage, Field(discriminator="type")]
-_client = TypeAdapter[ActionMessage | SeatMessage](ClientMessage)
+class AutoMessage(BaseModel):
+    """``auto``: whether the server answers for me a defence (block) window's question I
+    cannot but decline (``on``, the default), or leaves it to me."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["auto"]
+    on: bool
 
 
-def read_client_message(data: object) -> ActionMessage | SeatMessage:
+ClientMessage = Annotated[ActionMessage | SeatMessage | AutoMessage, Field(discriminator="type")]
+_client = TypeAdapter[ActionMessage | SeatMessage | AutoMessage](ClientMessage)
+
+
+def read_client_message(data: object) -> ActionMessage | SeatMessage | AutoMessage:
     """A client's message (parsed JSON) checked against its schema; a
     :class:`pydantic.ValidationError` names what is wrong."""
     if isinstance(data, dict) and "type" not in data:

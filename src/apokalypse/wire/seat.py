@@ -153,6 +153,9 @@ class StateMessage(TypedDict, Generic[O, L, F, C]):
     forecast: ReadOnly[F]
     clock: ClockView | None
     rematch: Rematch | None
+    # The viewer's own setting: whether the server answers for it a window's question it
+    # cannot but decline (None: a spectator). Nobody else is told it.
+    auto: bool | None
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,7 @@ class Table:
     rematch: str | None  # the rematch's id, once somebody asked
     lang: str
     clock: ClockReading | None = None
+    manual: frozenset[int] = frozenset()  # people who answer forced questions themselves
 
 
 def clock_view(table: Table, seat: int | None, shown: int | None) -> ClockView | None:
@@ -238,6 +242,7 @@ def state_message(
         "clock": clock_view(table, seat, shown if isinstance(shown, int) else None),
         "rematch": {"id": table.rematch} if table.rematch is not None else None,
         "cards": dict(cards) if cards is not None else None,
+        "auto": None if seat is None else seat not in table.manual,
     }
     return message
 
@@ -333,4 +338,5 @@ def stable(message: StateMessage[O, L, F, C]) -> Stable:
         message["forecast"],
         timed,
         message["rematch"],
+        message["auto"],
     )

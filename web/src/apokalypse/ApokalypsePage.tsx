@@ -6,6 +6,7 @@ import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
 import type { ApokalypseState, Lang } from "../protocol";
 import { Log } from "../ui/Log";
+import { AutoAnswerToggle } from "../ui/AutoAnswer";
 import { SeatControls } from "../ui/SeatControls";
 import { CardHelp } from "./CardHelp";
 import { TableContext, type Table } from "./context";
@@ -94,6 +95,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
         </div>
         <aside class="side-column">
           <SeatControls seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
+          <AutoAnswerToggle state={state} setAuto={game.setAuto} t={t} />
           <Players seats={state.seats} />
           <TableInfo />
           {rides.length > 0 ? (

@@ -20,6 +20,7 @@ export interface GameConnection {
   fatal: Fatal | null;
   act: (action: string) => boolean;
   control: (type: "leave" | "reclaim" | "rematch") => boolean;
+  setAuto: (on: boolean) => boolean; // whether the server answers my forced questions
   dismissRefusal: () => void;
 }
 
@@ -130,7 +131,8 @@ export function useGame(gameId: string, token: string | null): GameConnection {
     [send],
   );
   const control = useCallback((type: "leave" | "reclaim" | "rematch") => send({ type }), [send]);
+  const setAuto = useCallback((on: boolean) => send({ type: "auto", on }), [send]);
   const dismissRefusal = useCallback(() => setRefusal(null), []);
 
-  return { token, connection, state, arrived, log, events, firstBatch, cards, refusal, fatal, act, control, dismissRefusal };
+  return { token, connection, state, arrived, log, events, firstBatch, cards, refusal, fatal, act, control, setAuto, dismissRefusal };
 }

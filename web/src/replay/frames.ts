@@ -76,6 +76,7 @@ export function connectionAt(replay: Replay, gathered: Gathered, step: number, f
     fatal: null,
     act: nothing,
     control: nothing,
+    setAuto: nothing,
     dismissRefusal: () => undefined,
   };
 }
