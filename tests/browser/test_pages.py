@@ -367,8 +367,10 @@ def test_a_friend_joins_by_invite_link_and_a_spectator_watches(
     screenshot(friend, tmp_path, "friend")
     screenshot(spectator, tmp_path, "spectator")
 
-    # The friend leaves: a computer plays their seat until they take it back.
+    # The friend leaves (and says so in the dialog): a computer plays their seat until they
+    # take it back.
     friend.click("#leave")
+    friend.click("#leave-confirm")
     expect(friend_dot).to_have_attribute("data-state", "away")
     friend.click("#reclaim")
     expect(friend_dot).to_have_attribute("data-state", "connected")

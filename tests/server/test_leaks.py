@@ -399,8 +399,12 @@ def check_public_parts(
         assert not private, f"a spectator was sent private fields {sorted(private)}"
 
     names = names_of(table, viewer, message)
-    assert set(message["text"]) == {"log", "question", "choices"}, message["text"]
+    assert set(message["text"]) == {"log", "log_events", "question", "choices"}, message["text"]
     lines = message["text"]["log"]
+    # each line points at an event of this message, in order (a line tells nothing more)
+    pointers = message["text"]["log_events"]
+    assert len(pointers) == len(lines), message["text"]
+    assert pointers == sorted(pointers) and all(0 <= i < len(events) for i in pointers), pointers
     allowed = expected_log(table, viewer, events, names)
     leaked = hidden_cards_named(table, viewer, events, lines, "\n".join(allowed))
     assert not leaked, f"seat {seat}'s log names hidden cards {leaked}: {lines}"
@@ -491,7 +495,9 @@ def said(message: Mapping[str, Any]) -> dict[str, Any]:
     card facts of a connection's first message) and the passing of time (the deciding seat's
     time left): two messages that say the same tell nothing new."""
     kept = {key: value for key, value in message.items() if key not in ("events", "cards")}
-    kept["text"] = {key: value for key, value in message["text"].items() if key != "log"}
+    kept["text"] = {
+        key: value for key, value in message["text"].items() if key not in ("log", "log_events")
+    }
     clock = message.get("clock")
     if isinstance(clock, Mapping) and isinstance(clock.get("deciding"), Mapping):
         kept["clock"] = {**clock, "deciding": clock["deciding"].get("seat")}
@@ -1221,6 +1227,7 @@ def honest_message(
     moment = now.moment(seat)
     deciding = bool(moment.actions) and seat is not None
     views = [e.view(seat) for e in events]
+    lines = table.texts.render_indexed(views, names)
     full = [table.bank or 0.0] * table.players
     message = {
         "type": "state",
@@ -1235,7 +1242,8 @@ def honest_message(
         "events": [view.to_json() for view in views],
         "legal": [table.parts(a) for a in moment.actions],
         "text": {
-            "log": table.texts.render_events(views, names),
+            "log": [line for _, line in lines],
+            "log_events": [index for index, _ in lines],
             "question": table.texts.decision_text(seat, moment.observation, names)
             if deciding and seat is not None
             else "",
@@ -1500,7 +1508,7 @@ def an_unchanged_message(played: Played) -> None:
     spectator = played.clients[0]
     k = window_message(spectator)
     again = {**spectator.received[k], "events": []}
-    again["text"] = {**again["text"], "log": []}
+    again["text"] = {**again["text"], "log": [], "log_events": []}
     again["cards"] = None
     spectator.received.insert(k + 1, again)
     spectator.arrived.insert(k + 1, spectator.arrived[k] + 0.5)

@@ -58,6 +58,9 @@ class Sentences(TypedDict):
     """The same sentences the terminal shows, in the game's language."""
 
     log: list[str]  # a line per event of this message (some events have none)
+    # for each line of ``log``, the index in ``events`` of the event it tells (the first of a
+    # run it sums up, such as a deal), so that a line can point at the cards it moved
+    log_events: list[int]
     question: str  # the decision this seat faces ("" when it faces none)
     choices: list[str]  # what each of ``legal`` does, in the same order
 
@@ -219,6 +222,7 @@ def state_message(
     actions = list(state.legal_actions()) if deciding else []
     views: list[EventView] = [event.view(seat) for event in events]
     names = seat_names(len(table.kinds), seat, table.lang)
+    lines = texts.render_indexed(views, names)
     message: StateMessage[O, L, F, C] = {
         "type": "state",
         "wire": WIRE_VERSION,
@@ -232,7 +236,8 @@ def state_message(
         "events": [_event(view) for view in views],
         "legal": [legal(action) for action in actions],
         "text": {
-            "log": texts.render_events(views, names),
+            "log": [line for _, line in lines],
+            "log_events": [index for index, _ in lines],
             "question": texts.decision_text(seat, observation, names)
             if deciding and seat is not None
             else "",

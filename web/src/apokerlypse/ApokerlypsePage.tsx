@@ -196,7 +196,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
             </div>
           ) : null}
         </section>
-        <Log lines={game.log} t={t} />
+        <Log lines={game.log} events={game.logEvents} t={t} />
       </aside>
     </div>
   );

@@ -37,6 +37,7 @@ const nothing = (): boolean => false;
 /** Where each step's log lines and events end in the whole game's lists. */
 export interface Gathered {
   log: string[];
+  logEvents: number[]; // for each line of `log`, the index in `events` of the event it tells
   events: EventMessage[];
   logEnd: number[];
   eventEnd: number[];
@@ -45,17 +46,19 @@ export interface Gathered {
 
 export function gather(replay: Replay): Gathered {
   const log: string[] = [];
+  const logEvents: number[] = [];
   const events: EventMessage[] = [];
   const logEnd: number[] = [];
   const eventEnd: number[] = [];
   for (const frame of replay.frames) {
     log.push(...(frame.text?.log ?? []));
+    logEvents.push(...(frame.text?.log_events ?? []).map((index) => index + events.length));
     events.push(...(frame.events ?? []));
     logEnd.push(log.length);
     eventEnd.push(events.length);
   }
   const cards = (replay.frames[0]?.cards ?? {}) as Record<string, CardFacts>;
-  return { log, events, logEnd, eventEnd, cards };
+  return { log, logEvents, events, logEnd, eventEnd, cards };
 }
 
 /** The table's connection at ``step``; ``fresh``: the events from which on a ride is news (its
@@ -69,8 +72,10 @@ export function connectionAt(replay: Replay, gathered: Gathered, step: number, f
     state: replay.frames[step] ?? null,
     arrived: 0,
     log: gathered.log.slice(0, gathered.logEnd[step] ?? 0).slice(-LOG_LIMIT),
+    logEvents: gathered.logEvents.slice(0, gathered.logEnd[step] ?? 0).slice(-LOG_LIMIT),
     events: gathered.events.slice(0, end),
     firstBatch: fresh ? before : end,
+    latest: before,
     cards: gathered.cards,
     refusal: null,
     fatal: null,
