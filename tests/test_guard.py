@@ -24,6 +24,7 @@ from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
 from apokalypse.server import games as server_games
 from apokalypse.server.app import create_app
+from apokalypse.server.settings import Settings
 
 SECRET = "SECRET-HAND-7h-Kd"  # what a faulty player's exception says: it must not be logged
 LOGGER = "apokalypse.bots.guard"
@@ -193,7 +194,7 @@ def test_the_server_survives_a_faulty_player(tmp_path: Path, monkeypatch, caplog
         return made[-1]
 
     monkeypatch.setattr(server_games, "make_bot", make_bot_or_faulty)
-    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings=Settings(computer_delay=0))
     with TestClient(app) as client:
         body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}
         created = client.post("/api/games", json=body).json()

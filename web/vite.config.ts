@@ -1,4 +1,4 @@
-// Two pages (the lobby and the game page), built into the Python package so that
+// Three pages (the lobby, the game page and the replay page), built into the Python package so that
 // `apokalypse serve` serves them (src/apokalypse/server/pages.py): HTML at the dist root, every
 // asset under /static/. Nothing is loaded from elsewhere at run time.
 import { resolve } from "node:path";
@@ -16,6 +16,7 @@ export default defineConfig({
       input: {
         lobby: resolve(__dirname, "lobby.html"),
         game: resolve(__dirname, "game.html"),
+        replay: resolve(__dirname, "replay.html"),
       },
     },
   },

@@ -368,8 +368,10 @@ def test_a_friend_joins_by_invite_link_and_a_spectator_watches(
     screenshot(friend, tmp_path, "friend")
     screenshot(spectator, tmp_path, "spectator")
 
-    # The friend leaves: a computer plays their seat until they take it back.
+    # The friend leaves (and says so in the dialog): a computer plays their seat until they
+    # take it back.
     friend.click("#leave")
+    friend.click("#leave-confirm")
     expect(friend_dot).to_have_attribute("data-state", "away")
     friend.click("#reclaim")
     expect(friend_dot).to_have_attribute("data-state", "connected")
@@ -506,7 +508,7 @@ def test_without_a_build_the_pages_say_how_to_make_one(
         async with httpx.AsyncClient(transport=transport, base_url="http://pages") as client:
             return await client.get(path)
 
-    for path in ("/", "/games/abc"):
+    for path in ("/", "/games/abc", "/games/abc/replay", "/replay"):
         # its own thread: this thread's event loop belongs to Playwright's browser
         with ThreadPoolExecutor(1) as pool:
             response = pool.submit(asyncio.run, get(path)).result()

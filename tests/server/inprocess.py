@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import uvicorn
@@ -70,9 +70,12 @@ def serving(
     redis_url: str | None = None,
     prefix: str | None = None,
     before: Callable[[FastAPI], None] | None = None,
+    computer_delay: float = 0.0,
 ) -> Iterator[Running]:
     """The app over ``database_url`` served by uvicorn on a free port; ``before(app)`` runs
-    before the server starts (to wrap a hub method the fan-out is handed at start)."""
+    before the server starts (to wrap a hub method the fan-out is handed at start). The
+    computers pause ``computer_delay`` before each decision (none: tests wait on nobody)."""
+    settings = replace(settings or Settings(), computer_delay=computer_delay)
     app = create_app(database_url, redis_url, prefix, settings)
     if before is not None:
         before(app)

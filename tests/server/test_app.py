@@ -41,7 +41,9 @@ class Server:
 
     def __init__(self, database: Path, *options: str) -> None:
         self.database_url = f"sqlite:///{database}"
-        self.options = options  # more of serve's options
+        # More of serve's options; no pause before the computers' decisions (tests wait on
+        # the server, not on people following the play), and automatic answers within a moment.
+        self.options = ("--computer-delay", "0", "--answer-delay", "0.05", "0.3", *options)
         # What the server writes to stderr (a file, never a pipe nobody reads: a full pipe
         # would stall the server): shown when a test fails, see :meth:`errors`; and stdout.
         self.log = database.with_suffix(".log")

@@ -48,6 +48,7 @@ class Process(Server):
             *("--database-url", database_url),
             *("--redis-url", REDIS),
             *("--channel-prefix", prefix),
+            *("--computer-delay", "0"),
         ]
         self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE

@@ -47,7 +47,10 @@ besides the messages' content could tell it (issue 20):
   a bank.
 
 The clients keep a little inside the server's rate limit, as people do; the games' seeds are the
-server's, so each run plays other games.
+server's, so each run plays other games. A person asked a window's question they cannot but
+decline leaves it to the server, which answers for them after a moment (their setting ``auto``,
+on by default): every check above holds for those answers too, so nobody else can tell an
+automatic answer from a chosen one (and a test below compares the two in the same game).
 
 Which state a message was sent in is mostly its ``observation.move``. In a defence (or block)
 window a player not asked sees the move where the window opened, whoever is asked now: such a
@@ -101,7 +104,7 @@ PRIVATE = {
 # is checked here too (a leak test that ignores what it does not know is no leak test).
 FIELDS = frozenset(
     {"type", "wire", "seat", "names", "seats", "observation", "events", "legal", "text"}
-    | {"cards", "forecast", "clock", "rematch"}
+    | {"cards", "forecast", "clock", "rematch", "auto"}
 )
 BLANK = "zz-blanked"  # what a hidden secret reads as in the log the viewer may be shown
 PLAY_SECONDS = 120.0  # all games together; they take some 20 s
@@ -428,8 +431,12 @@ def check_public_parts(
         assert not private, f"a spectator was sent private fields {sorted(private)}"
 
     names = names_of(table, viewer, message)
-    assert set(message["text"]) == {"log", "question", "choices"}, message["text"]
+    assert set(message["text"]) == {"log", "log_events", "question", "choices"}, message["text"]
     lines = message["text"]["log"]
+    # each line points at an event of this message, in order (a line tells nothing more)
+    pointers = message["text"]["log_events"]
+    assert len(pointers) == len(lines), message["text"]
+    assert pointers == sorted(pointers) and all(0 <= i < len(events) for i in pointers), pointers
     allowed = expected_log(table, viewer, events, names)
     leaked = hidden_cards_named(table, viewer, events, lines, "\n".join(allowed))
     assert not leaked, f"seat {seat}'s log names hidden cards {leaked}: {lines}"
@@ -450,6 +457,8 @@ def check_public_parts(
         assert [s["seat"] for s in message["seats"]] == list(range(table.players))
         assert [s["kind"] for s in message["seats"]] == list(table.kinds)
     check_clock(table, viewer, message)
+    # The viewer's own "answer for me" setting (on: these clients never turn it off).
+    assert message["auto"] == (None if seat is None else True), message["auto"]
     if message.get("rematch") is not None:
         rematch = message["rematch"]
         assert isinstance(rematch.get("id"), str), rematch
@@ -520,7 +529,9 @@ def said(message: Mapping[str, Any]) -> dict[str, Any]:
     card facts of a connection's first message) and the passing of time (the deciding seat's
     time left): two messages that say the same tell nothing new."""
     kept = {key: value for key, value in message.items() if key not in ("events", "cards")}
-    kept["text"] = {key: value for key, value in message["text"].items() if key != "log"}
+    kept["text"] = {
+        key: value for key, value in message["text"].items() if key not in ("log", "log_events")
+    }
     clock = message.get("clock")
     if isinstance(clock, Mapping) and isinstance(clock.get("deciding"), Mapping):
         kept["clock"] = {**clock, "deciding": clock["deciding"].get("seat")}
@@ -600,6 +611,7 @@ class Client:
     # Each talk message, after how many state messages it came: apart from ``received``, whose
     # every message is a state message checked against the game.
     talk: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    left: int = 0  # forced questions it left to the server
 
 
 @dataclass
@@ -673,6 +685,13 @@ class Pace:
         self.allowance -= 1
 
 
+def forced(message: Mapping[str, Any]) -> bool:
+    """Whether the message asks its seat a window's question it cannot but decline, which the
+    server answers for it (its setting ``auto`` on): a person leaves it to the server."""
+    legal = message["legal"]
+    return bool(message["auto"]) and len(legal) == 1 and legal[0]["verb"] in ANSWERS
+
+
 def play_client(server: Server, played: Played, client: Client, rng: random.Random) -> None:
     """Receive everything until the game is over, answering each decision with a random legal
     action; then, in a rematch game, ask for (the first person) or wait for the rematch."""
@@ -705,6 +724,11 @@ def play_client(server: Server, played: Played, client: Client, rng: random.Rand
                 pace.take()  # the spectator tries to tell the players what it sees
                 ws.send(json.dumps({"type": "say", "text": WHISPER}))
             move = message["observation"]["move"]
+            if forced(message):  # left to the server, which answers for the person
+                client.left += move > acted
+                acted = move
+                message = receive()
+                continue
             if message["legal"] and move > acted:
                 acted = move
                 action = rng.choice(message["legal"])["text"]
@@ -1083,6 +1107,9 @@ def test_no_message_of_many_served_games_tells_a_seat_more_than_it_may_know(
     # Table talk: every person's line reached everybody, and the spectator's reached the
     # players only once the game was over (where they still listened: the rematch games).
     assert tally.talk > 50 and tally.whispers > 0, tally
+    # The server answered for the people who could not but decline, many times.
+    left = sum(client.left for played in games for client in played.clients)
+    assert left > 20, left  # some 50
 
 
 def test_the_seed_of_a_finished_game_is_public_while_it_is_watched(server: Server) -> None:
@@ -1108,11 +1135,14 @@ def window_question(message: Mapping[str, Any]) -> bool:
 
 
 def play_up_to_a_window_question(
-    ws: ClientConnection, seen: list[dict[str, Any]], rng: random.Random
+    ws: ClientConnection,
+    seen: list[dict[str, Any]],
+    rng: random.Random,
+    message: dict[str, Any] | None = None,
 ) -> bool:
-    """Play every decision at once, at random, up to the first window question (the last of
-    ``seen``); False when the game ended without one."""
-    message = receive(ws, seen)
+    """Play every decision at once, at random, from ``message`` (None: the next one) up to
+    the first window question (the last of ``seen``); False when the game ended without one."""
+    message = receive(ws, seen) if message is None else message
     while "result" not in message["observation"]:
         assert not message["seats"][ME]["away"], "prompt answers never run out of time"
         if window_question(message):
@@ -1160,7 +1190,13 @@ def test_a_window_question_left_unanswered_is_answered_for_and_the_seat_kept(
         seen: list[dict[str, Any]] = []
         url = server.ws(created["id"], created["seats"][ME]["token"])
         with connect(url, open_timeout=TIMEOUT) as ws:
-            if not play_up_to_a_window_question(ws, seen, rng):
+            # Every question left to the timer, a forced one too (the server would answer that
+            # one for me at once otherwise).
+            assert receive(ws, seen)["auto"] is True
+            ws.send(json.dumps({"type": "auto", "on": False}))
+            while (toggled := receive(ws, seen))["auto"] is not False:
+                pass  # the computers' moves before it: my own view tells me it is off
+            if not play_up_to_a_window_question(ws, seen, rng, toggled):
                 continue
             question = seen[-1]
             asked_at = time.monotonic()
@@ -1296,6 +1332,7 @@ def honest_message(
     moment = now.moment(seat)
     deciding = bool(moment.actions) and seat is not None
     views = [e.view(seat) for e in events]
+    lines = table.texts.render_indexed(views, names)
     full = [table.bank or 0.0] * table.players
     message = {
         "type": "state",
@@ -1310,7 +1347,8 @@ def honest_message(
         "events": [view.to_json() for view in views],
         "legal": [table.parts(a) for a in moment.actions],
         "text": {
-            "log": table.texts.render_events(views, names),
+            "log": [line for _, line in lines],
+            "log_events": [index for index, _ in lines],
             "question": table.texts.decision_text(seat, moment.observation, names)
             if deciding and seat is not None
             else "",
@@ -1322,6 +1360,7 @@ def honest_message(
         "forecast": moment.forecast,
         "clock": honest_clock(table, seat, moment, banks or full),
         "rematch": None,
+        "auto": None if seat is None else True,
     }
     return wire(message), moment
 
@@ -1613,7 +1652,7 @@ def an_unchanged_message(played: Played) -> None:
     spectator = played.clients[0]
     k = window_message(spectator)
     again = {**spectator.received[k], "events": []}
-    again["text"] = {**again["text"], "log": []}
+    again["text"] = {**again["text"], "log": [], "log_events": []}
     again["cards"] = None
     spectator.received.insert(k + 1, again)
     spectator.arrived.insert(k + 1, spectator.arrived[k] + 0.5)

@@ -315,7 +315,10 @@ def test_a_flooding_connection_is_told_then_closed(server: Server) -> None:
 def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> None:
     """The server's memory holds the games people have open, not every game it served: the
     last connection gone, the game is dropped, and the next one rebuilds it from the store."""
-    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings=Settings(idle_seconds=0.2))
+    app = create_app(
+        f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        settings=Settings(idle_seconds=0.2, computer_delay=0),
+    )
     hub = app.state.hub
     with TestClient(app) as client:
         body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}

@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from websockets.sync.client import connect
 
 from apokalypse.server import hub as hub_module
+from apokalypse.server.days import Now
 from apokalypse.server.games import LiveGame, rebuild
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
@@ -43,8 +44,8 @@ def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
     heard = threading.Event()  # B was told that the game advanced
     real = rebuild
 
-    def gated(store: Store, game_id: str) -> LiveGame:
-        live = real(store, game_id)
+    def gated(store: Store, game_id: str, now: Now) -> LiveGame:
+        live = real(store, game_id, now)
         read.set()
         assert go.wait(TIMEOUT), "the test never let the rebuild finish"
         return live

@@ -39,7 +39,7 @@ export type StateMessage = ApokalypseState | ApokerlypseState;
 export type TalkMessage = A.TalkMessage;
 export type TalkLine = A.TalkLine;
 export type ServerMessage = StateMessage | RefusedMessage | TalkMessage;
-export type ClientMessage = A.ActionMessage | A.SeatMessage | A.NameMessage | A.SayMessage;
+export type ClientMessage = A.ActionMessage | A.SeatMessage | A.AutoMessage | A.NameMessage | A.SayMessage;
 
 /** GET /api/games/{id}: a game's public summary. */
 export interface GameSummary {
@@ -80,6 +80,18 @@ export interface CreateRequest {
   variants: string[];
   lang: Lang;
   timer?: { turn: number; bank: number } | null;
+  turn_based?: { hours: number } | null; // instead of a timer: hours (up to 14 days) per move
+}
+
+/** POST /api/seats: where each of "my games"' seats is awaited, as its own view shows it. */
+export interface SeatNews {
+  id: string;
+  seat?: number;
+  awaited?: boolean; // its person decides now
+  left_ms?: number | null; // that decision's time left, when timed
+  move?: number;
+  over?: boolean;
+  error?: string; // a key that opens no seat, a game gone
 }
 /** POST /api/games's answer (`wire/seat.py`: Created, SeatLink): the server makes the links,
  * under the address friends can open (its public URL, or its network address). */

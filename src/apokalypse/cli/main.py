@@ -490,6 +490,20 @@ def serve(
         float,
         typer.Option(help="Seconds between the decisions of a game no person is connected to"),
     ] = Settings.computer_pace,
+    computer_delay: Annotated[
+        float,
+        typer.Option(
+            help="Seconds before each computer decision in a game a person is connected to (so"
+            " people can follow the play); 0: none"
+        ),
+    ] = Settings.computer_delay,
+    answer_delay: Annotated[
+        tuple[float, float],
+        typer.Option(
+            help="Least and most seconds before the server answers for a person a window's"
+            " question they cannot but decline (drawn at random between)"
+        ),
+    ] = Settings.answer_delay,
 ) -> None:
     """Run the online game server (HTTP and WebSocket) until interrupted (Ctrl-C or SIGTERM:
     a graceful stop)."""
@@ -511,6 +525,8 @@ def serve(
             idle_seconds=idle_seconds,
             computer_threads=computer_threads,
             computer_pace=computer_pace,
+            computer_delay=computer_delay,
+            answer_delay=answer_delay,
         )
         run_server(
             host, port, database_url, redis_url, channel_prefix, settings=settings, listen=listen

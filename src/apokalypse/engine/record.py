@@ -156,6 +156,12 @@ class GameRecord:
             raise RecordError(f"cannot read {shown}: {exc.strerror}") from None
         if len(raw) > MAX_RECORD_BYTES:
             raise RecordError(f"{shown} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+        return cls.from_bytes(raw, shown)
+
+    @classmethod
+    def from_bytes(cls, raw: bytes, shown: str = "the record") -> GameRecord:
+        """A record from a file's bytes (a file read, or one sent to the server); anything
+        wrong with it is a one-line :class:`RecordError` that calls it ``shown``."""
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:

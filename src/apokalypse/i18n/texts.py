@@ -31,6 +31,13 @@ class Texts(Protocol[A_contra, O_contra]):
         never events: a renderer cannot see a secret the viewer may not know."""
         ...
 
+    def render_indexed(
+        self, views: Sequence[EventView], names: Sequence[str]
+    ) -> list[tuple[int, str]]:
+        """:meth:`render_events`, each line with the index in ``views`` of the event it tells
+        (the first of a run it sums up)."""
+        ...
+
     def render_action(self, action: A_contra, obs: O_contra, names: Sequence[str]) -> str:
         """What choosing ``action`` does, in words."""
         ...

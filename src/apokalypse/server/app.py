@@ -9,6 +9,11 @@ on the server, and every connection is sent its own view (``state.observation(se
   link's key) and that link, and the spectator link, at the address friends can open
   (:mod:`.reach`). The database keeps only the tokens' SHA-256.
 - ``GET /api/games/{id}`` → the public summary.
+- ``GET /api/games/{id}/record``, ``GET /api/games/{id}/replay?viewer=``, ``POST
+  /api/replays``: a finished game's record file and its replay, frame by frame (:mod:`.replays`).
+- ``POST /api/seats`` ``[{id, token}, …]`` (at most 30) → ``{seats: [{id, seat, awaited,
+  left_ms, move, over} | {id, error}]}``: where each seat's own view says it is awaited ("my
+  games"; :mod:`.awaited`).
 - ``GET /api/catalog?lang=`` → the games the lobby offers (title, players, variants) and the
   seat kinds, labelled in ``lang``: the browser keeps no copy of a game's facts.
 - ``WebSocket /ws/games/{id}?token=…`` (no token: a spectator; a wrong one: closed with 4403).
@@ -32,7 +37,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -44,7 +49,9 @@ from apokalypse.i18n.texts import texts_for
 from apokalypse.wire.seat import Catalog, Created, SeatLink, Summary
 
 from . import reach
+from .awaited import MAX_SEATS, Askers, SeatKey, SeatNews, seats_news
 from .catalog import catalog
+from .days import HOUR, LONGEST, SHORTEST
 from .edge import Edge
 from .fanout import Fanout
 from .games import (
@@ -56,6 +63,7 @@ from .hub import Full, Hub
 from .metrics import Metrics
 from .ops import add_ops
 from .pages import add_pages
+from .replays import add_replays
 from .serving import Listen, serve, start_metrics
 from .settings import Settings
 from .store import Store, StoreError
@@ -72,6 +80,12 @@ class Timer(BaseModel):
     bank: float = Field(ge=0, le=36_000, description="seconds of reserve per person")
 
 
+class TurnBased(BaseModel):
+    hours: float = Field(
+        ge=SHORTEST / HOUR, le=LONGEST / HOUR, description="hours for each decision (1 to 336)"
+    )
+
+
 class CreateGame(BaseModel):
     game: str = Field(max_length=40)
     players: int
@@ -79,6 +93,7 @@ class CreateGame(BaseModel):
     variants: list[str] = Field(default_factory=list, max_length=16)
     lang: str = Field(default="en", max_length=8)
     timer: Timer | None = None
+    turn_based: TurnBased | None = None  # instead of a timer: hours or days per decision
 
 
 def create_app(
@@ -95,9 +110,11 @@ def create_app(
     fanout = Fanout(redis_url, channel_prefix) if redis_url is not None else None
     metrics = Metrics()  # served on a listener of its own (serving.py), never by this app
     hub = Hub(store, fanout, settings, metrics)
+    askers = Askers(settings.seats_per_minute, settings.seats_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.start()  # the sweep for turn-based games whose deadline passed
         if fanout is None:
             try:
                 yield
@@ -135,8 +152,11 @@ def create_app(
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request) -> Created:
         timer = (body.timer.turn, body.timer.bank) if body.timer is not None else None
+        days = body.turn_based.hours * HOUR if body.turn_based is not None else None
         try:
-            new = new_game(body.game, body.players, body.seats, body.variants, body.lang, timer)
+            new = new_game(
+                body.game, body.players, body.seats, body.variants, body.lang, timer, days
+            )
         except EngineError as exc:
             raise HTTPException(400, str(exc)) from None
         base = reach.base_of(request)  # the address friends can open (reach.py says which)
@@ -151,7 +171,7 @@ def create_app(
             hub.make_space(lang)  # before it is stored: a game made is a game served
         except Full as exc:
             raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
-        live = await asyncio.to_thread(create, store, new)
+        live = await asyncio.to_thread(create, store, new, None, hub.now)
         await hub.add(live)  # its computers play on their own threads, not in this request
         seats: list[SeatLink] = []
         for seat, kind in enumerate(live.kinds):
@@ -173,6 +193,22 @@ def create_app(
             raise HTTPException(400, f"ids names {len(wanted)} games; at most {MAX_SUMMARIES}")
         games = await hub.summaries(wanted)
         return {"games": games}
+
+    @app.post("/api/seats")
+    async def seats(
+        body: Annotated[list[SeatKey], Body(max_length=MAX_SEATS)], request: Request
+    ) -> dict[str, list[SeatNews]]:
+        """Where each of these seats (its game and key, as "my games" keeps them) is awaited,
+        as that seat's own view shows it (:mod:`.awaited`); an error per entry for a key that
+        opens no seat."""
+        client = request.client.host if request.client is not None else "?"
+        wait = askers.take(client)
+        if wait > 0:
+            seconds = max(1, round(wait))
+            detail = f"too many requests: try again in {seconds} s"
+            raise HTTPException(429, detail, headers={"Retry-After": str(seconds)})
+        asks = list(dict.fromkeys((key.id, key.token) for key in body))
+        return {"seats": await seats_news(hub.rooms, store, asks, hub.now())}
 
     @app.get("/api/catalog")
     async def lobby_catalog(lang: Annotated[str, Query(max_length=8)] = "en") -> Catalog:
@@ -207,6 +243,7 @@ def create_app(
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await hub.serve(websocket, game_id, token)
 
+    add_replays(app, hub)  # a finished game's record and replay (replays.py)
     add_pages(app)
     return app
 

@@ -3,7 +3,8 @@ gets on its way out. A pure ASGI middleware (Starlette's ``BaseHTTPMiddleware`` 
 responses and break WebSockets), installed once by ``create_app``.
 
 - A request body is read here, whole, before the app runs: at most :data:`MAX_BODY` bytes (the
-  biggest body the API takes is a game creation, well under a kilobyte) within
+  biggest body the API takes is a game creation, well under a kilobyte; a record file opened for
+  its replay may be up to :data:`LARGER_BODIES`'s bound for its path) within
   :data:`BODY_SECONDS`. A ``Content-Length`` over the limit is answered 413 before a byte of the
   body is read; a chunked body is counted as it arrives and cut off with 413 as soon as it passes
   the limit; a body that trickles in is answered 408. Each of these closes the connection: the
@@ -29,6 +30,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .metrics import Metrics
 
 MAX_BODY = 16 * 1024  # bytes
+# The paths that take a bigger body, and how big: a record file opened in the replay page.
+LARGER_BODIES = {"/api/replays": 1 << 20}
 BODY_SECONDS = 10.0  # from the request's headers to the last byte of its body
 
 # Every source is this server: the pages are built with their scripts and styles in files under
@@ -131,14 +134,15 @@ class Edge:
             # httptools refuses these before us; kept so that the rule does not depend on it
             await _refuse(guarded_send, 400, "Content-Length is not a number of bytes")
             return
-        if length is not None and length > self.max_body:
-            await _refuse(guarded_send, 413, self._too_large())
+        limit = LARGER_BODIES.get(scope["path"], self.max_body)
+        if length is not None and length > limit:
+            await _refuse(guarded_send, 413, self._too_large(limit))
             return
 
         if chunked or (length is not None and length > 0):
             try:
                 async with asyncio.timeout(self.body_seconds):
-                    body = await self._read(receive)
+                    body = await self._read(receive, limit)
             except TimeoutError:
                 await _refuse(
                     guarded_send,
@@ -147,7 +151,7 @@ class Edge:
                 )
                 return
             except _TooLarge:
-                await _refuse(guarded_send, 413, self._too_large())
+                await _refuse(guarded_send, 413, self._too_large(limit))
                 return
             except _Gone:
                 return
@@ -163,10 +167,10 @@ class Edge:
             log.exception("unhandled error answering %s %s", scope["method"], scope["path"])
             await _answer(guarded_send, 500, "internal server error", close=False)
 
-    def _too_large(self) -> str:
-        return f"the request body is larger than {self.max_body} bytes, the most this server takes"
+    def _too_large(self, limit: int) -> str:
+        return f"the request body is larger than {limit} bytes, the most this server takes"
 
-    async def _read(self, receive: Receive) -> bytes:
+    async def _read(self, receive: Receive, limit: int) -> bytes:
         parts: list[bytes] = []
         size = 0
         while True:
@@ -175,7 +179,7 @@ class Edge:
                 raise _Gone
             part: bytes = message.get("body", b"")
             size += len(part)
-            if size > self.max_body:
+            if size > limit:
                 raise _TooLarge
             parts.append(part)
             if not message.get("more_body", False):

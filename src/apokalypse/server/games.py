@@ -18,6 +18,7 @@ import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 
 from pydantic import TypeAdapter
@@ -36,7 +37,8 @@ from apokalypse.i18n.texts import Texts, texts_for
 from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage, seat_views, state_adapter
 from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState
 
-from .store import Store, StoreError, new_id
+from .days import META, Days, Now, limit_of, utc_now
+from .store import KEEP, Deadline, Store, StoreError, new_id
 from .talk import GameTalk
 
 HUMAN = "human"
@@ -112,9 +114,14 @@ def new_game(
     variants: Sequence[str],
     lang: str,
     timer: tuple[float, float] | None = None,
+    turn_based: float | None = None,
 ) -> NewGame:
     """A fresh game; bad input is a :class:`ConfigError` naming what is wrong. ``timer``:
-    (seconds per decision, seconds of time bank per person), or None for no clock."""
+    (seconds per decision, seconds of time bank per person), or None for no clock;
+    ``turn_based``: instead, the seconds (hours or days) each person's decision has
+    (:mod:`.days`)."""
+    if timer is not None and turn_based is not None:
+        raise ConfigError("timer and turn_based: a game has one turn timer or the other")
     game = get_game(name.strip().lower())
     lang = check_lang(lang)
     config = game.config_from_options(players, list(variants), None)
@@ -136,6 +143,8 @@ def new_game(
     }
     if timer is not None:
         meta["timer"] = {"turn": timer[0], "bank": timer[1]}
+    if turn_based is not None:
+        meta[META] = {"seconds": turn_based}
     state = game.new_game(config, seed)
     record = GameRecord(game.name, game.version, config.to_json(), seed, meta=meta)
     return NewGame(record, state, bots, tokens)
@@ -218,12 +227,18 @@ class LiveGame:
     heard: bool = False  # the last change was made by another process (see deadline)
     names: list[str | None] = field(default_factory=list)  # each seat's chosen name
     talk: GameTalk = field(default_factory=GameTalk)  # its table talk (server/talk.py)
+    manual: set[int] = field(default_factory=set)  # people who answer forced questions too
+    days: Days | None = None  # a turn-based game's deadline (:mod:`.days`)
+    now: Now = utc_now  # the time (the hub's: a test may move it)
 
     def __post_init__(self) -> None:
         timer = self.record.meta.get("timer")
         if isinstance(timer, dict):
             banks = [float(timer["bank"])] * len(self.kinds)
             self.clock = Clock(float(timer["turn"]), banks)
+        limit = limit_of(self.record.meta)
+        if limit is not None:
+            self.days = Days(limit)
 
     @property
     def state(self) -> GameState:
@@ -280,8 +295,12 @@ class LiveGame:
     def table(self, connected: frozenset[int]) -> Table:
         """What the seat views need of the table now."""
         clock = self.clock.reading(time.monotonic()) if self.clock is not None else None
-        away = frozenset(self.away)
-        return Table(self.kinds, connected, away, self.rematch, self.lang, clock, self.names)
+        if self.days is not None:
+            clock = self.days.reading(self.now(), len(self.kinds))
+        away, manual = frozenset(self.away), frozenset(self.manual)
+        return Table(
+            self.kinds, connected, away, self.rematch, self.lang, clock, manual, self.names
+        )
 
     def view(
         self,
@@ -365,13 +384,55 @@ class LiveGame:
         return True
 
     def follow_clock(self) -> None:
+        if self.clock is None and self.days is None:
+            return
+        state = self.state
+        person = None if state.is_over or state.to_act in self.away else state.to_act
+        if person is not None and self.match.is_computer(person):
+            person = None
         if self.clock is not None:
-            state = self.state
-            person = None if state.is_over or state.to_act in self.away else state.to_act
-            if person is not None and self.match.is_computer(person):
-                person = None
             hidden = person is not None and self.in_window()
             self.clock.follow(person, state.move, time.monotonic(), hidden)
+        if self.days is not None:
+            self.days.follow(person, state.move, self.now())
+
+    def _deadline(self) -> Deadline:
+        """The deadline to store with a change: a turn-based game's, else left as it is."""
+        return KEEP if self.days is None else self.days.due
+
+    def forced_answer(self) -> ActionValue | None:
+        """The one answer a person asked in a window can give (a defence they cannot make:
+        decline), when the server gives it for them (unless they turned that off); else None.
+        Everybody else is asked in turn too (R-ATTACK-4, R-INFO-3), and this answer goes the
+        way a person's does (:meth:`play`): nobody else can tell it from a chosen one."""
+        if not self.in_window():
+            return None
+        seat = self.state.to_act
+        if self.kinds[seat] != HUMAN or seat in self.away or seat in self.manual:
+            return None
+        legal = list(self.state.legal_actions())
+        return legal[0] if len(legal) == 1 else None
+
+    def answer_for(self, store: Store, move: int) -> bool:
+        """Give the forced answer of the question asked at ``move`` (blocking; the store is
+        asked first, as in :meth:`time_out`): False when it was answered meanwhile, or is no
+        longer forced."""
+        changed = self.catch_up_from(store) > 0
+        action = self.forced_answer() if self.state.move == move else None
+        if action is None:
+            return changed
+        self.play(store, action)
+        return True
+
+    def set_manual(self, store: Store, seat: int | None, manual: bool) -> bool:
+        """A person asks to answer forced questions themselves (``manual``) or leaves them to
+        the server again; False when that changes nothing."""
+        if seat is None or self.kinds[seat] != HUMAN or (seat in self.manual) == manual:
+            return False
+        seats = self.manual | {seat} if manual else self.manual - {seat}
+        store.set_manual(self.id, seats)
+        self.manual = seats
+        return True
 
     def deadline(self) -> float | None:
         """When (``time.monotonic()``) the deciding person's time runs out; None: no clock."""
@@ -392,11 +453,16 @@ class LiveGame:
         if seat is None or self.kinds[seat] != HUMAN or (seat in self.away) == away:
             return False
         seats = self.away | {seat} if away else self.away - {seat}
-        store.set_away(self.id, seats)
+        before = self.away
         self.away = seats
+        self.follow_clock()  # the stand-in decides from here (Hub.kick lets it)
+        try:
+            store.set_away(self.id, seats, self._deadline())
+        except StoreError:
+            self.away = before
+            raise
         self.heard = False  # this process made the change: it runs the clock
         self.stand_ins.pop(seat, None)  # a fresh stand-in each time: it saw nothing meanwhile
-        self.follow_clock()  # the stand-in decides from here (Hub.kick lets it)
         return True
 
     def time_out(self, store: Store, move: int) -> bool:
@@ -427,6 +493,18 @@ class LiveGame:
         self.names = names
         return True
 
+    def overdue(self, store: Store, now: datetime) -> bool:
+        """A turn-based game's deadline passed by ``now``: the same takeover as :meth:`time_out`
+        (the store asked first: another process may have taken it over already)."""
+        changed = self.catch_up_from(store) > 0
+        days = self.days
+        if days is None or days.seat is None or not days.overdue(now):
+            return changed
+        if self.in_window():  # a window's question: answered for, the seat kept (see Clock)
+            self.play(store, self._stand_in_choice(days.seat))
+            return True
+        return self.set_away(store, days.seat, True) or changed
+
     def make_rematch(self, store: Store) -> LiveGame | None:
         """The rematch of this finished game: made here (returned) unless it exists already
         (None; ``self.rematch`` names it either way)."""
@@ -436,7 +514,7 @@ class LiveGame:
         self.rematch = store.claim_rematch(self.id, mine)
         if self.rematch != mine:  # another process was first: its game, linked to from here
             return None
-        rematch = create(store, rematch_of(self.record, self.id), mine)
+        rematch = create(store, rematch_of(self.record, self.id), mine, self.now)
         for seat, name in enumerate(self.names):  # the same people, by the same names
             if name is not None:
                 rematch.set_name(store, seat, name)
@@ -457,10 +535,14 @@ class LiveGame:
             actions = actions[1:]
         for events in self.match.catch_up(self.game, actions):
             self.log.extend(events)
+        manual, due = store.timing(self.id)
         changed = len(actions) + (away != self.away) + (rematch != self.rematch)
+        changed += manual != self.manual
         self.heard = self.heard or changed > 0  # another process made the change
-        self.away, self.rematch = away, rematch
+        self.away, self.rematch, self.manual = away, rematch, manual
         self.follow_clock()
+        if self.days is not None and changed:  # the deadline that process set
+            self.days.adopt(self.days.seat, self.state.move, due)
         # Names and talk change nobody's turn: not counted in ``heard`` (it decides who runs
         # the clock and the computers), only in what is new.
         last, names = self.talk.last, self.talk.read(store, self.id)
@@ -471,7 +553,9 @@ class LiveGame:
     def _commit(self, store: Store, events: list[Event]) -> None:
         self.heard = False  # this process made the change: it runs the clock
         self.log.extend(events)
-        store.append(self.id, self.state.move, self.match.actions[-1], self.shown_move())
+        self.follow_clock()  # a turn-based game's deadline is stored with the action
+        move, action = self.state.move, self.match.actions[-1]
+        store.append(self.id, move, action, self.shown_move(), self._deadline())
         result = self.state.result
         if self.state.is_over and result is not None:
             store.finish(self.id, result.to_json())
@@ -510,19 +594,22 @@ def shown_move_of(store: Store, game_id: str) -> int:
     return move
 
 
-def create(store: Store, new: NewGame, game_id: str | None = None) -> LiveGame:
+def create(store: Store, new: NewGame, game_id: str | None = None, now: Now = utc_now) -> LiveGame:
     """Store a new game and start it (computer players whose decision it is are let act by the
-    hub, on their own threads: never inside the request that made the game)."""
+    hub, on their own threads: never inside the request that made the game). A turn-based
+    game's first deadline runs from here (nobody need open it for it to go on)."""
     game_id = store.create(new.record, game_id)
     game = get_game(new.record.game)
     match: Match = Match(new.state, new.players, new.record.start_digest(new.state.opening))
-    live = LiveGame(game_id, game, new.record, match)
+    live = LiveGame(game_id, game, new.record, match, now=now)
     live.log.extend(match.start())
     live.follow_clock()  # computers to act first are let by the hub (Hub.kick), not here
+    if live.days is not None and live.days.due is not None:
+        store.set_deadline(game_id, live.days.due)
     return live
 
 
-def rebuild(store: Store, game_id: str) -> LiveGame:
+def rebuild(store: Store, game_id: str, now: Now = utc_now) -> LiveGame:
     """A stored game as it stood after its last stored action (a :class:`StoreError` for an
     unknown id, a ``RecordError`` for a record that does not replay)."""
     record = store.load(game_id)
@@ -530,16 +617,23 @@ def rebuild(store: Store, game_id: str) -> LiveGame:
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
     bots = computer_players(kinds, record.seed, record.game)
     match: Match = Match(state, bots, record.start_digest(state.opening))
-    live = LiveGame(game_id, game, record, match)
+    live = LiveGame(game_id, game, record, match, now=now)
     stored = store.rematch_and_away(game_id)
     if stored is None:  # deleted since it was loaded
         raise StoreError(f"there is no game {game_id!r}")
     live.rematch, live.away = stored
     live.names = live.talk.read(store, game_id)
+    live.manual, due = store.timing(game_id)
     live.heard = True  # whoever made the last change, it was not this copy
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):
         live.log.extend(events)
     # A restart between a person's action and the computers' answers: the hub lets them on.
     live.follow_clock()
+    days = live.days
+    if days is not None:
+        if days.seat is not None and due is not None:  # the deadline stored with the decision
+            days.adopt(days.seat, live.state.move, due)
+        elif days.due != due:  # none stored yet (or one left over): the store learns it
+            store.set_deadline(game_id, days.due)
     return live

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cached_property
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -28,12 +30,20 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
 
 from apokalypse.engine.errors import EngineError
-from apokalypse.wire import ActionMessage, NameMessage, SayMessage, SeatMessage, read_client_message
+from apokalypse.wire import (
+    ActionMessage,
+    AutoMessage,
+    NameMessage,
+    SayMessage,
+    SeatMessage,
+    read_client_message,
+)
 from apokalypse.wire.seat import Stable, Summary, WireState, stable
 from apokalypse.wire.talk import talk_message
 
 from .computers import IDLE, URGENT, ComputerPool
 from .conversation import hear
+from .days import Now, utc_now
 from .fanout import Fanout
 from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_summary
 from .memory import TRIM
@@ -60,6 +70,8 @@ MAX_DROPPED = 200  # dropped messages before the connection is closed
 MAX_TABS = 4  # connections one seat may hold at once (a phone, a laptop, a reload or two)
 STAND_BY = 2.0  # seconds a process that did not make a game's last change waits to take it on
 REAP_EVERY = 5.0  # seconds between looks for games nobody needs in memory
+SWEEP_EVERY = 3.0  # seconds between looks for turn-based games whose deadline passed …
+SWEEP_GAMES = 8  # … and how many of them one look takes over at most
 CLOSE_REASON = 123  # bytes: the longest close reason a WebSocket frame may carry
 
 log = logging.getLogger(__name__)
@@ -150,10 +162,21 @@ class Room:
     closed: bool = False
     timer: asyncio.Task[None] | None = None  # runs out the deciding person's clock
     computing: asyncio.Task[None] | None = None  # the computer players' turns (Hub.kick)
+    answering: asyncio.Task[None] | None = None  # a forced answer given for a person (Hub.wind)
+    answers: int = -1  # the move that answer is for
     idle_since: float | None = field(default_factory=time.monotonic)  # None: somebody is here
 
     def connected(self) -> frozenset[int]:
         return frozenset(c.seat for c in self.connections if c.seat is not None)
+
+    def busy(self) -> bool:
+        """Whether the game goes on without anybody connected, and is kept in memory until it
+        waits again: an answer is on its way for a person, or the computers play a turn-based
+        game (nobody need open it for it to go on; a game without deadlines waits in the
+        store, and goes on when somebody opens it)."""
+        if self.answering is not None:
+            return True
+        return self.live.days is not None and self.live.computer_to_act()
 
     def live_step(self, store: Store) -> Callable[[], bool]:
         """One computer decision of this game, as a job for the computer players' pool."""
@@ -163,10 +186,10 @@ class Room:
     def stop(self) -> None:
         """No more timers nor computer turns: the room is dropped."""
         self.closed = True
-        for task in (self.timer, self.computing):
+        for task in (self.timer, self.computing, self.answering):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        self.timer = self.computing = None
+        self.timer = self.computing = self.answering = None
 
 
 def parse_text(raw: str) -> object:
@@ -201,7 +224,9 @@ class Hub:
         self._missed: set[str] = set()  # … and told meanwhile that they advanced elsewhere
         self._creators: dict[str, Bucket] = {}  # by client address
         self._reaper: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.draining = False
+        self.now: Now = utc_now  # the time turn-based deadlines are kept in (a test moves it)
 
     # -- games in memory ------------------------------------------------------------------
 
@@ -217,7 +242,7 @@ class Hub:
         future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            live = await asyncio.to_thread(rebuild, self.store, game_id)
+            live = await asyncio.to_thread(rebuild, self.store, game_id, self.now)
             # Another process may have moved the game on after the rebuild read the store: its
             # notice found no room here (catch_up), so it was noted; read the store again.
             while game_id in self._missed:
@@ -257,6 +282,7 @@ class Hub:
         except Full:
             if not made_here:
                 raise
+        live.now = self.now
         room = self.rooms[live.id] = Room(live)
         if self._reaper is None and not self.draining:
             self._reaper = asyncio.create_task(self._reap())
@@ -322,7 +348,7 @@ class Hub:
             for room in list(self.rooms.values()):
                 if room.idle_since is not None and now - room.idle_since >= idle_for:
                     async with room.lock:
-                        if not room.connections and not room.closed:
+                        if not room.connections and not room.closed and not room.busy():
                             self.release(room)
                             dropped += 1
             if dropped and TRIM is not None:
@@ -403,11 +429,74 @@ class Hub:
             deadline += STAND_BY
         if deadline is not None and not room.closed:
             room.timer = asyncio.create_task(self._ring(room, room.live.state.move, deadline))
+        self._answer_later(room)
 
     async def _ring(self, room: Room, move: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         room.timer = None  # this task ends here: push may wind a new one
         await self.change(room, lambda live: live.time_out(self.store, move))
+
+    def _answer_later(self, room: Room) -> None:
+        """Give the forced answer of a person's window question for them (LiveGame.forced_answer)
+        after a short random delay, like a quick person's; whether or not they have the game
+        open. As with the clock, where another process made the game's last change, that one
+        answers, and this one only ``STAND_BY`` later, asking the store first."""
+        live = room.live
+        forced = live.forced_answer() is not None
+        move = live.state.move
+        if room.answering is not None:
+            if forced and room.answers == move:  # already on its way (a push changed nothing)
+                return
+            room.answering.cancel()
+            room.answering = None
+        if not forced or room.closed:
+            return
+        delay = self.settings.answer_after()
+        if self.fanout is not None and live.heard:
+            delay += STAND_BY
+        room.answers = move
+        room.answering = asyncio.create_task(self._answer(room, move, delay))
+
+    async def _answer(self, room: Room, move: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        if room.answering is asyncio.current_task():
+            room.answering = None  # this task ends here: the push may start the next one
+        # Under the game's lock, and only if it is still the same question (answer_for).
+        if await self.change(room, lambda live: live.answer_for(self.store, move)):
+            self.metrics.actions.labels(by="auto").inc()
+
+    def start(self) -> None:
+        """Start looking for turn-based games whose deadline passed (the app's start)."""
+        if self._sweeper is None and not self.draining:
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                await self.sweep()
+            except Exception:  # the store away for a moment: the next look tries again
+                self.metrics.errors.labels(where="sweep").inc()
+                log.exception("the sweep for overdue games failed")
+
+    async def sweep(self) -> int:
+        """Take over the decisions of up to ``SWEEP_GAMES`` turn-based games whose deadline
+        passed (loading those not in memory), as the live timer does; how many changed."""
+        now = self.now()
+        changed = 0
+        for game_id in await asyncio.to_thread(self.store.overdue, now, SWEEP_GAMES):
+            try:
+                room = await self.room(game_id)
+            except (StoreError, Full):  # gone, or no room now: the next look tries again
+                continue
+            # Where another process made the last change, it takes over; this one later.
+            late = self.fanout is not None and room.live.heard
+            when = now - timedelta(seconds=STAND_BY) if late else now
+            if await self.change(
+                room, functools.partial(LiveGame.overdue, store=self.store, now=when)
+            ):
+                changed += 1
+        return changed
 
     def kick(self, room: Room) -> None:
         """Let the computer players act when the decision is theirs (in a task of the room's
@@ -458,8 +547,13 @@ class Hub:
         """The computer players' decisions, one at a time on their own pool, each pushed;
         until a person decides. A game nobody waits for (no seat connected) waits its turn
         behind those somebody waits for, and ``computer_pace`` between its decisions."""
+        pause = self.settings.computer_delay
         try:
             while True:
+                if pause > 0 and room.connected() and room.live.computer_to_act():
+                    # People follow the computers' play: a pause before each decision, every
+                    # one alike (shown or in a window: the pause tells nothing), off the lock.
+                    await asyncio.sleep(pause)
                 async with room.lock:
                     live = room.live
                     if room.closed or not live.computer_to_act():
@@ -567,7 +661,10 @@ class Hub:
                     await self.fanout.publish(live.id, None)
 
     def perform(
-        self, live: LiveGame, connection: Connection, request: ActionMessage | SeatMessage
+        self,
+        live: LiveGame,
+        connection: Connection,
+        request: ActionMessage | SeatMessage | AutoMessage,
     ) -> bool:
         """What a message asks of the game (blocking; under its lock); whether it changed."""
         seat = connection.seat
@@ -576,6 +673,8 @@ class Hub:
             return True
         if seat is None:
             raise Refused(message("spectator", live.lang))
+        if isinstance(request, AutoMessage):  # the seat's own setting: only its view changes
+            return live.set_manual(self.store, seat, not request.on)
         if request.type == "rematch":
             if not live.state.is_over:
                 raise Refused(message("not-over", live.lang))
@@ -714,8 +813,9 @@ class Hub:
         the clocks and the computer players. Connections are closed by the server (1012:
         reconnect, to another process or to this one restarted)."""
         self.draining = True
-        if self._reaper is not None:
-            self._reaper.cancel()
+        for task in (self._reaper, self._sweeper):
+            if task is not None:
+                task.cancel()
         for room in list(self.rooms.values()):  # computers waiting for their pool: no more
             if room.computing is not None:
                 room.computing.cancel()

@@ -1,7 +1,7 @@
 """The browser pages: a lobby to create games and a game page that plays one over the WebSocket.
 
 The pages are a TypeScript/Preact front end (``web/`` at the repository root) that Vite builds into
-``apokalypse/web/dist`` (``make web``): two HTML files and hashed assets under ``/static/``. They
+``apokalypse/web/dist`` (``make web``): three HTML files and hashed assets under ``/static/``. They
 show the observations the server sends and send back action texts from its ``legal`` list; no game
 logic runs in the browser. A seat's token stays in the page's own address and is never written into
 the HTML. Without a build every page answers 503 saying how to make one.
@@ -41,7 +41,9 @@ def _page(name: str) -> Response:
 
 
 def add_pages(app: FastAPI) -> None:
-    """Serve the lobby at ``/``, the game page at ``/games/{id}`` and the assets at ``/static``."""
+    """Serve the lobby at ``/``, the game page at ``/games/{id}``, the replay page at
+    ``/games/{id}/replay`` and ``/replay`` (a record file opened in it) and the assets at
+    ``/static``."""
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> Response:
@@ -51,6 +53,15 @@ def add_pages(app: FastAPI) -> None:
     async def game_page(game_id: str) -> Response:
         # The same page for every game and seat: the script reads the id and token from the URL.
         return _page("game.html")
+
+    @app.get("/games/{game_id}/replay", include_in_schema=False)
+    async def replay_page(game_id: str) -> Response:
+        # A finished game step by step; the same page opens a record file at /replay.
+        return _page("replay.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def opened_replay_page() -> Response:
+        return _page("replay.html")
 
     # check_dir=False: the server starts without a build (its pages then answer 503).
     app.mount("/static", StaticFiles(directory=DIST, check_dir=False), name="static")

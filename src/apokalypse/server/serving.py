@@ -364,6 +364,8 @@ def serve_options(
     idle_seconds: float = Settings.idle_seconds,
     computer_threads: int = Settings.computer_threads,
     computer_pace: float = Settings.computer_pace,
+    computer_delay: float = Settings.computer_delay,
+    answer_delay: tuple[float, float] = Settings.answer_delay,
 ) -> tuple[Settings, Listen]:
     """``apokalypse serve``'s options as the app's settings and how it listens; a
     :class:`ConfigError` naming the first option that is wrong (nothing started yet)."""
@@ -389,6 +391,11 @@ def serve_options(
         raise ConfigError(f"--computer-threads {computer_threads}: 1 to 64")
     if not 0 <= computer_pace <= 60:
         raise ConfigError(f"--computer-pace {computer_pace}: 0 to 60 seconds")
+    if not 0 <= computer_delay <= 10:
+        raise ConfigError(f"--computer-delay {computer_delay}: 0 to 10 seconds")
+    low, high = answer_delay
+    if not 0 <= low <= high <= 30:
+        raise ConfigError(f"--answer-delay {low:g} {high:g}: from 0 to 30 seconds, the least first")
     settings = Settings(
         public_url=check_public_url(public_url) if public_url is not None else None,
         max_games=max_games,
@@ -398,6 +405,8 @@ def serve_options(
         idle_seconds=idle_seconds,
         computer_threads=computer_threads,
         computer_pace=computer_pace,
+        computer_delay=computer_delay,
+        answer_delay=(low, high),
     )
     listen = Listen(
         host=host,

@@ -6,6 +6,7 @@ connections per game) is here with a default meant for a server among friends on
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 
@@ -24,3 +25,24 @@ class Settings:
     # Seconds between the decisions of a game no person is connected to (only computers play,
     # or spectators watch): such a game waits for no one, and should not keep a core busy.
     computer_pace: float = 0.25
+    # Seconds before each computer decision in a game somebody is connected to, so that people
+    # can follow the computers' play: every computer decision alike, shown or in a window (a
+    # pause before some only would tell which). 0 in the lab and the tests.
+    computer_delay: float = 0.6
+    # An automatic answer (a window's question a person cannot but decline, answered for
+    # them) comes after a delay drawn uniformly from this range: when it comes looks like a
+    # quick person's answer.
+    answer_delay: tuple[float, float] = (0.8, 2.5)
+    # "My games" asks where its person is awaited (POST /api/seats): requests per client address
+    # at once, and per minute after that (a stored game asked about is replayed).
+    seats_burst: int = 10
+    seats_per_minute: float = 12.0
+
+    def answer_after(self) -> float:
+        """Seconds before an automatic answer (drawn from the system's randomness: no seed of
+        the game's, nothing a player could predict)."""
+        low, high = self.answer_delay
+        return _chance.uniform(low, high)
+
+
+_chance = random.SystemRandom()

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,7 @@ class GameRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    manual: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0004
 
 
 class ActionRow(Base):
@@ -187,6 +189,23 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+class Keep(Enum):
+    """A stored value left as it is (a turn-based game's deadline, where the game has none)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+Deadline = datetime | None | Keep  # a turn-based game's new deadline (None: nobody's timed)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """A stored moment as UTC (SQLite gives it back without its zone)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
 # Postgres BIGINT is signed: seeds (0 … 2**64 - 1) are stored shifted into its range.
 _SEED_SHIFT = 1 << 63
 
@@ -232,14 +251,22 @@ class Store:
             )
         return game_id
 
-    def append(self, game_id: str, move: int, text: str, shown: int) -> None:
+    def append(
+        self, game_id: str, move: int, text: str, shown: int, deadline: Deadline = KEEP
+    ) -> None:
         """Record the action that made ``move`` (the number of actions applied, this one
-        included), and ``shown``, the move everybody is shown after it (frozen in a window).
-        A second action for the same move raises :class:`StaleAction`."""
+        included), and ``shown``, the move everybody is shown after it (frozen in a window);
+        in a turn-based game, its new ``deadline`` in the same transaction. A second action
+        for the same move raises :class:`StaleAction`."""
         row = ActionRow(game_id=game_id, move=move, text=text, created=_now(), shown=shown)
         try:  # one INSERT: the keys refuse a taken move and a game that does not exist
             with self._writing(), Session(self.engine) as session, session.begin():
                 session.add(row)
+                if deadline is not KEEP:
+                    session.flush()  # the action first: a taken move changes nothing
+                    session.execute(
+                        update(GameRow).where(GameRow.id == game_id).values(deadline=deadline)
+                    )
         except IntegrityError:
             if self.rematch_and_away(game_id) is None:
                 raise StoreError(f"there is no game {game_id!r}") from None
@@ -291,12 +318,64 @@ class Store:
             row = session.get(GameRow, game_id)
             return None if row is None else (row.rematch, set(row.away or ()))
 
-    def set_away(self, game_id: str, seats: set[int]) -> None:
+    def set_away(self, game_id: str, seats: set[int], deadline: Deadline = KEEP) -> None:
         with self._writing(), Session(self.engine) as session, session.begin():
             row = session.get(GameRow, game_id)
             if row is None:
                 raise StoreError(f"there is no game {game_id!r}")
             row.away = sorted(seats)
+            if deadline is not KEEP:
+                row.deadline = deadline
+
+    def set_manual(self, game_id: str, seats: set[int]) -> None:
+        """The people's seats that answer a window's forced question themselves."""
+        with self._writing(), Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            row.manual = sorted(seats)
+
+    def set_deadline(self, game_id: str, deadline: datetime | None) -> None:
+        with self._writing(), Session(self.engine) as session, session.begin():
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(deadline=deadline))
+
+    def timing(self, game_id: str) -> tuple[set[int], datetime | None]:
+        """The seats that answer forced questions themselves, and the game's deadline (a
+        :class:`StoreError` when there is no such game)."""
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            return set(row.manual or ()), _utc(row.deadline)
+
+    def overdue(self, now: datetime, limit: int) -> list[str]:
+        """Up to ``limit`` games whose deadline passed by ``now``, the longest overdue first."""
+        with Session(self.engine) as session:
+            return list(
+                session.scalars(
+                    select(GameRow.id)
+                    .where(GameRow.deadline.is_not(None), GameRow.deadline <= now)
+                    .order_by(GameRow.deadline)
+                    .limit(limit)
+                )
+            )
+
+    def seat_records(
+        self, game_ids: list[str]
+    ) -> dict[str, tuple[GameRecord, datetime | None, set[int]]]:
+        """Those of ``game_ids`` that exist: each one's whole record, deadline and away seats
+        (what a seat's own view of a stored game is made from)."""
+        found: dict[str, tuple[GameRecord, datetime | None, set[int]]] = {}
+        for game_id in game_ids:
+            try:
+                record = self.load(game_id)
+                manual_away = self.rematch_and_away(game_id)
+                _, deadline = self.timing(game_id)
+            except StoreError:
+                continue
+            away = manual_away[1] if manual_away is not None else set()
+            found[game_id] = (record, deadline, away)
+        return found
 
     def set_name(self, game_id: str, seat: int, players: int, name: str) -> None:
         """Keep the name the person at ``seat`` chose (of ``players`` seats)."""

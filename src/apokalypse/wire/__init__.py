@@ -9,7 +9,8 @@ versioned JSON Schema made from the games' own types (never written twice by han
 - **action**: the action's text notation, the one ``parse_action`` reads, with the ``move`` of
   the observation it answers, so that a stale or repeated action is refused.
 - **client**: every message a client may send: an action, or ``leave`` / ``reclaim`` (a
-  computer player takes my seat / I take it back) and ``rematch``, ``name`` (what I am called)
+  computer player takes my seat / I take it back), ``rematch``, ``auto`` (whether the
+  server answers for me a window's question I cannot but decline), ``name`` (what I am called)
   and ``say`` (a line of table talk, :mod:`.talk`).
 - **state** and **refused**: every message the server sends: a seat's whole view whenever it
   changed (observation, new events, legal actions with their parts and wording, the seats'
@@ -65,7 +66,16 @@ class SeatMessage(BaseModel):
     type: Literal["leave", "reclaim", "rematch"]
 
 
-Request = ActionMessage | SeatMessage | NameMessage | SayMessage
+class AutoMessage(BaseModel):
+    """``auto``: whether the server answers for me a defence (block) window's question I
+    cannot but decline (``on``, the default), or leaves it to me."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["auto"]
+    on: bool
+
+
+Request = ActionMessage | SeatMessage | AutoMessage | NameMessage | SayMessage
 ClientMessage = Annotated[Request, Field(discriminator="type")]
 _client = TypeAdapter[Request](ClientMessage)
 

@@ -59,6 +59,9 @@ class Sentences(TypedDict):
     """The same sentences the terminal shows, in the game's language."""
 
     log: list[str]  # a line per event of this message (some events have none)
+    # for each line of ``log``, the index in ``events`` of the event it tells (the first of a
+    # run it sums up, such as a deal), so that a line can point at the cards it moved
+    log_events: list[int]
     question: str  # the decision this seat faces ("" when it faces none)
     choices: list[str]  # what each of ``legal`` does, in the same order
 
@@ -158,6 +161,9 @@ class StateMessage(TypedDict, Generic[O, L, F, C]):
     forecast: ReadOnly[F]
     clock: ClockView | None
     rematch: Rematch | None
+    # The viewer's own setting: whether the server answers for it a window's question it
+    # cannot but decline (None: a spectator). Nobody else is told it.
+    auto: bool | None
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,7 @@ class Table:
     rematch: str | None  # the rematch's id, once somebody asked
     lang: str
     clock: ClockReading | None = None
+    manual: frozenset[int] = frozenset()  # people who answer forced questions themselves
     names: Sequence[str | None] = ()  # each seat's chosen name (None: none chosen)
 
 
@@ -221,6 +228,7 @@ def state_message(
     actions = list(state.legal_actions()) if deciding else []
     views: list[EventView] = [event.view(seat) for event in events]
     names = seat_names(len(table.kinds), seat, table.lang, table.names, table.kinds)
+    lines = texts.render_indexed(views, names)
     message: StateMessage[O, L, F, C] = {
         "type": "state",
         "wire": WIRE_VERSION,
@@ -240,7 +248,8 @@ def state_message(
         "events": [_event(view) for view in views],
         "legal": [legal(action) for action in actions],
         "text": {
-            "log": texts.render_events(views, names),
+            "log": [line for _, line in lines],
+            "log_events": [index for index, _ in lines],
             "question": texts.decision_text(seat, observation, names)
             if deciding and seat is not None
             else "",
@@ -250,6 +259,7 @@ def state_message(
         "clock": clock_view(table, seat, shown if isinstance(shown, int) else None),
         "rematch": {"id": table.rematch} if table.rematch is not None else None,
         "cards": dict(cards) if cards is not None else None,
+        "auto": None if seat is None else seat not in table.manual,
     }
     return message
 
@@ -345,4 +355,5 @@ def stable(message: StateMessage[O, L, F, C]) -> Stable:
         message["forecast"],
         timed,
         message["rematch"],
+        message["auto"],
     )

@@ -5,7 +5,9 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
 import type { ApokalypseState, Lang } from "../protocol";
+import { useFitText } from "../ui/fitText";
 import { Log } from "../ui/Log";
+import { AutoAnswerToggle } from "../ui/AutoAnswer";
 import { SeatControls } from "../ui/SeatControls";
 import { CardHelp } from "./CardHelp";
 import { TableContext, type Table } from "./context";
@@ -48,6 +50,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
 
   useEffect(() => setPending(null), [obs.move]);
 
+  useFitText();
   const moves = useMemo(() => layMoves(obs, state.legal), [obs, state.legal]);
   const table: Table = {
     obs,
@@ -94,6 +97,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
         </div>
         <aside class="side-column">
           <SeatControls seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
+          <AutoAnswerToggle state={state} setAuto={game.setAuto} t={t} />
           <Players seats={state.seats} />
           <TableInfo />
           {rides.length > 0 ? (
@@ -102,7 +106,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
             </button>
           ) : null}
           <ForecastPanel />
-          <Log lines={game.log} t={t} />
+          <Log lines={game.log} events={game.logEvents} t={t} />
         </aside>
       </div>
       {ride ? <RidePanel ride={ride} onClose={() => setShownRide(null)} /> : null}

@@ -2,6 +2,7 @@
 // face down (a populace's back), big in the hand or small on a display.
 import type { ComponentChildren } from "preact";
 import type { CardFacts } from "../protocol";
+import { breakable } from "../ui/fitText";
 import { Icon } from "../ui/icons";
 import type { SideName } from "./moves";
 import { cardBack, cardClass, cardIcons, cardSymbol } from "./cardLook";
@@ -33,8 +34,8 @@ function Halves({ code, facts }: { code: string; facts: Record<string, CardFacts
   if (kind === "dual") {
     return (
       <span class="halves words">
-        <span class="half good">{facts[code]?.good ?? ""}</span>
-        <span class="half evil">{facts[code]?.evil ?? ""}</span>
+        <span class="half good">{breakable(facts[code]?.good ?? "")}</span>
+        <span class="half evil">{breakable(facts[code]?.evil ?? "")}</span>
       </span>
     );
   }
@@ -58,7 +59,7 @@ export function CardFace({ code, facts, side, front, size, children }: CardFaceP
       <span class={classes} data-code={code}>
         {back ? <span class="corner">{back}</span> : null}
         <Halves code={code} facts={facts} />
-        <span class="name">{cardName(code, facts)}</span>
+        <span class="name">{breakable(cardName(code, facts))}</span>
         {children}
       </span>
     );
@@ -83,7 +84,7 @@ export function CardFace({ code, facts, side, front, size, children }: CardFaceP
         {icons.map((icon) => <Icon name={icon} size={icons.length > 2 ? 15 : icons.length > 1 ? 19 : 24} />)}
         {symbol ? <Icon name={symbol} size={20} /> : null}
       </span>
-      {icons.length === 0 ? <span class="word">{word.split("+").join("+\u200b")}</span> : null}
+      {icons.length === 0 ? <span class="word">{breakable(word)}</span> : null}
       {children}
     </span>
   );

@@ -2,6 +2,7 @@
 // and every legal action as a button (a card's uses only, once a card with several is picked).
 import { useEffect, useRef } from "preact/hooks";
 import type { ApokalypseState } from "../protocol";
+import { AnsweringHint, answeredForMe } from "../ui/AutoAnswer";
 import { Choices, choicesOf } from "../ui/Choices";
 import { Clock } from "../ui/Clock";
 import { cardName } from "./Card";
@@ -57,7 +58,7 @@ export function Decision({ state, arrived, pending, onCancel }: DecisionProps) {
         {question}
       </h2>
       {clockView}
-      {!pending && hint ? <p class="hint">{hint}</p> : null}
+      {answeredForMe(state) ? <AnsweringHint t={t} /> : !pending && hint ? <p class="hint">{hint}</p> : null}
       <Choices choices={choices} onChoose={table.act} t={t} />
       <div class="decision-tools">
         {pending ? (

@@ -1,5 +1,6 @@
 // The end (R-END-3): every ethos turned over, each player's total, the winners, and why.
 import type { ResultView } from "../wire/apokalypse";
+import { ReplayLink } from "../replay/ReplayLink";
 import { Icon } from "../ui/icons";
 import { useTable } from "./context";
 
@@ -36,6 +37,7 @@ export function FinalReveal({ result }: { result: ResultView }) {
       <p class="dim small">
         {t("winners")}: {result.winners.map(name).join(", ") || t("nobody")}
       </p>
+      <ReplayLink seat={obs.seat} t={t} />
     </section>
   );
 }

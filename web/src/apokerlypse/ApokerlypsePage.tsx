@@ -4,6 +4,8 @@
 import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
 import type { ApokerlypseAction, ApokerlypseState, CardFacts } from "../protocol";
+import { ReplayLink } from "../replay/ReplayLink";
+import { AnsweringHint, AutoAnswerToggle, answeredForMe } from "../ui/AutoAnswer";
 import { Choices, choicesOf } from "../ui/Choices";
 import { Clock } from "../ui/Clock";
 import { Log } from "../ui/Log";
@@ -61,6 +63,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
                   </li>
                 ))}
             </ol>
+            <ReplayLink seat={obs.seat} t={t} />
           </section>
         ) : null}
         <section class="poker-status panel">
@@ -96,6 +99,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
               {deciding ? state.text?.question || t("yourDecision") : obs.to_act === null ? t("waitingPlayers") : t("waiting", { name: name(obs.to_act) })}
             </h2>
             {clock ? <Clock clock={clock} arrived={game.arrived} name={name} me={obs.seat} t={t} /> : null}
+            {answeredForMe(state) ? <AnsweringHint t={t} /> : null}
             {deciding ? <Choices choices={choicesOf(state.legal, state.text?.choices)} onChoose={game.act} t={t} /> : null}
           </section>
         ) : null}
@@ -135,6 +139,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
       </div>
       <aside class="side-column">
         <SeatControls seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
+        <AutoAnswerToggle state={state} setAuto={game.setAuto} t={t} />
         <section class="panel players" aria-label={t("players")}>
           <h2 class="box-title">{t("players")}</h2>
           <table class="counts poker-players">
@@ -191,7 +196,7 @@ export function ApokerlypsePage({ game, state, t, name }: PageProps) {
             </div>
           ) : null}
         </section>
-        <Log lines={game.log} t={t} />
+        <Log lines={game.log} events={game.logEvents} t={t} />
       </aside>
     </div>
   );

@@ -14,13 +14,18 @@ import { rememberedName } from "../talk/lines";
 import { NameDialog, NamePrompt } from "../talk/NameDialog";
 import { useRememberedName } from "../talk/name";
 import { TableTalk } from "../talk/TableTalk";
+import { Toasts } from "../ui/Toasts";
+import { SeenContext } from "./seen";
+import { useActGuard } from "./useActGuard";
 import { useGame } from "./useGame";
+import { useTurnSignal } from "./useTurnSignal";
+import { useWhatHappened } from "./useWhatHappened";
 
 const GAME_TITLE: Record<GameName, string> = { apokalypse: "Apokalypse", apokerlypse: "Apokerlypse" };
 
 export function GamePage({ gameId, token }: { gameId: string; token: string | null }) {
   const [summary, setSummary] = useState<GameSummary | null>(null);
-  const game = useGame(gameId, token);
+  const game = useActGuard(useGame(gameId, token));
   const [rules, setRules] = useState<{ card?: string | undefined } | null>(null);
   const [naming, setNaming] = useState(false);
   const [later, setLater] = useState(false); // the name prompt put off for this page
@@ -47,8 +52,15 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
 
   useEffect(() => {
     document.documentElement.lang = lang;
-    document.title = `${GAME_TITLE[gameName]} · ${gameId}`;
-  }, [lang, gameName]);
+  }, [lang]);
+  const deciding = Boolean(state && state.legal.length > 0 && !(obs && "result" in obs && obs.result));
+  const turn = useTurnSignal({
+    deciding,
+    title: `${GAME_TITLE[gameName]} · ${gameId}`,
+    turnTitle: t("yourTurnTitle"),
+    notice: t("turnNotice", { game: GAME_TITLE[gameName], id: gameId }),
+    decision: `${obs?.move}:${obs?.decision}`,
+  });
 
   // Page state for tests and styles: the move shown, the decision, the viewer's seat.
   useEffect(() => {
@@ -70,7 +82,11 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
     return kind && kind !== "human" ? `p${q + 1} (${kind})` : `p${q + 1}`;
   };
 
+  const seen = useWhatHappened(game, seat, t, name, game.cards);
+  const connection = game.fatal ? "disconnected" : game.connection; // a dead link is not connected
+
   return (
+    <SeenContext.Provider value={{ ...seen, turn }}>
     <div class={`page game-page game-${gameName}`}>
       <header class="topbar">
         <a href="/" class="brand" id="home-link">
@@ -93,8 +109,18 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
         <button type="button" id="whoami" class="whoami ghost" title={t("nameChange")} onClick={() => setNaming(true)}>
           {token === null ? t("spectator") : seat !== null ? `${t("seat")} ${seat + 1}` : ""}
         </button>
-        <span id="connection" class={`connection ${game.connection}`} data-state={game.connection}>
-          {t(game.connection)}
+        {state ? (
+          <button type="button" class="ghost log-button" id="log-button" aria-expanded={seen.logOpen} aria-controls="log-panel" onClick={() => seen.setLogOpen(!seen.logOpen)}>
+            {t("logButton")}
+            {seen.unread > 0 ? (
+              <span class="unread" id="log-unread" aria-label={t("logUnread", { count: seen.unread })}>
+                {seen.unread}
+              </span>
+            ) : null}
+          </button>
+        ) : null}
+        <span id="connection" class={`connection ${connection}`} data-state={connection}>
+          {t(connection)}
         </span>
         <button type="button" class="ghost" id="rules-button" onClick={() => setRules({})}>
           {t("rules")}
@@ -129,9 +155,11 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
         </div>
       </main>
       {naming ? <NameDialog initial={chosen ?? remembered ?? ""} rename={game.rename} onClose={() => setNaming(false)} t={t} /> : null}
+      <Toasts toasts={seen.toasts} dismiss={seen.dismiss} t={t} />
       {rules ? (
         <RulesDialog game={gameName} lang={lang} card={rules.card} title={rules.card ? `${t("rules")}: ${game.cards[rules.card]?.name ?? rules.card}` : t("rulesTitle")} onClose={() => setRules(null)} t={t} />
       ) : null}
     </div>
+    </SeenContext.Provider>
   );
 }

@@ -14,13 +14,16 @@ export interface GameConnection {
   state: StateMessage | null;
   arrived: number; // performance.now() when `state` came: the clock counts down from here
   log: string[];
+  logEvents: number[]; // for each line of `log`, the index in `events` of the event it tells
   events: EventMessage[];
   firstBatch: number; // how many of `events` the connection's first message brought
+  latest: number; // where in `events` the latest message's events begin
   cards: Record<string, CardFacts>;
   refusal: RefusedMessage | null;
   fatal: Fatal | null;
   act: (action: string) => boolean;
   control: (type: "leave" | "reclaim" | "rematch") => boolean;
+  setAuto: (on: boolean) => boolean; // whether the server answers my forced questions
   dismissRefusal: () => void;
   talk: TalkLine[]; // the table talk this connection may read, in the order said
   say: (text: string) => boolean;
@@ -42,6 +45,9 @@ export function useGame(gameId: string, token: string | null): GameConnection {
   const [state, setState] = useState<StateMessage | null>(null);
   const [arrived, setArrived] = useState(0);
   const [log, setLog] = useState<string[]>([]);
+  const [logEvents, setLogEvents] = useState<number[]>([]);
+  const [latest, setLatest] = useState(0);
+  const gathered = useRef(0); // how many events this connection has brought
   const [events, setEvents] = useState<EventMessage[]>([]);
   const [firstBatch, setFirstBatch] = useState(0);
   const [cards, setCards] = useState<Record<string, CardFacts>>({});
@@ -92,13 +98,19 @@ export function useGame(gameId: string, token: string | null): GameConnection {
         if (data.type !== "state") return;
         const lines = data.text?.log ?? [];
         const batch = data.events ?? [];
+        const offset = fresh ? 0 : gathered.current;
+        const indexes = (data.text?.log_events ?? []).map((i) => i + offset);
+        gathered.current = offset + batch.length;
+        setLatest(offset);
         if (fresh) {
           setLog(lines.slice(-LOG_LIMIT));
+          setLogEvents(indexes.slice(-LOG_LIMIT));
           setEvents(batch);
           setFirstBatch(batch.length);
           fresh = false;
         } else {
           setLog((old) => [...old, ...lines].slice(-LOG_LIMIT));
+          setLogEvents((old) => [...old, ...indexes].slice(-LOG_LIMIT));
           setEvents((old) => [...old, ...batch]);
         }
         if (data.cards) setCards(data.cards as Record<string, CardFacts>);
@@ -139,9 +151,10 @@ export function useGame(gameId: string, token: string | null): GameConnection {
     [send],
   );
   const control = useCallback((type: "leave" | "reclaim" | "rematch") => send({ type }), [send]);
+  const setAuto = useCallback((on: boolean) => send({ type: "auto", on }), [send]);
   const dismissRefusal = useCallback(() => setRefusal(null), []);
   const say = useCallback((text: string) => send({ type: "say", text }), [send]);
   const rename = useCallback((name: string) => send({ type: "name", name }), [send]);
 
-  return { token, connection, state, arrived, log, events, firstBatch, cards, refusal, fatal, act, control, dismissRefusal, talk, say, rename };
+  return { token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, talk, say, rename };
 }

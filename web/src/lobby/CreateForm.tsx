@@ -1,8 +1,9 @@
 // The form that creates a game: which game, how many players, who sits where (a person or a
-// computer player), variants, the game's language and an optional turn timer.
+// computer player), variants, the game's language and an optional turn timer (TimerChoice).
 import { useEffect, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
 import type { Catalog, CreateRequest, GameChoice, Lang, SeatChoice } from "../protocol";
+import { TIMER_DEFAULT, TimerChoice, type TimerSetting, timerRequest } from "./TimerChoice";
 
 interface CreateFormProps {
   lang: Lang;
@@ -56,9 +57,7 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
   const [gameLang, setGameLang] = useState<Lang>(lang);
   useEffect(() => setGameLang(lang), [lang]); // the game speaks the lobby's language unless told
 
-  const [timed, setTimed] = useState(false);
-  const [turn, setTurn] = useState(60);
-  const [bank, setBank] = useState(120);
+  const [timer, setTimer] = useState<TimerSetting>(TIMER_DEFAULT);
   const count = Math.max(fewest, Math.min(players, most));
 
   const submit = (event: Event) => {
@@ -69,7 +68,7 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
       seats: seats.slice(0, count),
       variants: variants.filter((v) => chosen.variants.some((known) => known.id === v)),
       lang: gameLang,
-      ...(timed ? { timer: { turn, bank } } : {}),
+      ...timerRequest(timer),
     });
   };
 
@@ -146,26 +145,7 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
           </label>
         ))}
       </fieldset>
-      <fieldset class="timer" id="timer">
-        <legend>{t("timer")}</legend>
-        <label class="check">
-          <input type="checkbox" id="timer-on" checked={timed} onChange={(e) => setTimed((e.target as HTMLInputElement).checked)} />
-          <span>{t("timerOn")}</span>
-        </label>
-        {timed ? (
-          <div class="row">
-            <label class="field">
-              <span>{t("turnSeconds")}</span>
-              <input type="number" id="timer-turn" min={5} max={3600} value={turn} onInput={(e) => setTurn(Math.max(1, Number((e.target as HTMLInputElement).value) || 1))} />
-            </label>
-            <label class="field">
-              <span>{t("bankSeconds")}</span>
-              <input type="number" id="timer-bank" min={0} max={36000} value={bank} onInput={(e) => setBank(Math.max(0, Number((e.target as HTMLInputElement).value) || 0))} />
-            </label>
-          </div>
-        ) : null}
-        <p class="dim small">{t("timerHelp")}</p>
-      </fieldset>
+      <TimerChoice setting={timer} onChange={setTimer} t={t} />
       <button type="submit" id="create-button" class="primary big" disabled={busy}>
         {busy ? t("creating") : t("create")}
       </button>

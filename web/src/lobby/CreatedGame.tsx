@@ -1,5 +1,5 @@
 // A game just created: every human seat's invite link, the spectator link, each with a copy
-// button and a QR code for a phone, and a button to play seat 1 here. The links are the
+// button and a QR code for a phone, and (first) a button to play seat 1 here. The links are the
 // server's (POST /api/games answers them): the address friends can open, which need not be the
 // one this browser is at (a host who opened http://127.0.0.1:8000 must not hand that out).
 import { useMemo, useState } from "preact/hooks";
@@ -56,6 +56,13 @@ export function CreatedGame({ created, t, lang }: { created: Created; t: Transla
       <h2 class="box-title" id="created-title">
         {t("created")} <code id="game-id">{created.id}</code>
       </h2>
+      {first?.token ? (
+        // Seat 1 played here, at this browser's own address (its "my games" live here): first,
+        // so that a phone shows it without scrolling past the links.
+        <a class="button primary big" id="open-seat" href={gameLink(created.id, first.token)}>
+          ▶ {t("playSeat1")}
+        </a>
+      ) : null}
       <p class="dim">{t("inviteHelp")}</p>
       <ul class="links" id="links">
         {created.seats.map((seat) => {
@@ -103,12 +110,6 @@ export function CreatedGame({ created, t, lang }: { created: Created; t: Transla
         ))}
         <QrTile key={created.watch} link={created.watch} which="spectators" label={t("spectators")} alt={words.qrOf(t("spectatorLink"))} />
       </ul>
-      {first?.token ? (
-        // Seat 1 played here, at this browser's own address (its "my games" live here).
-        <a class="button primary big" id="open-seat" href={gameLink(created.id, first.token)}>
-          ▶ {t("playSeat1")}
-        </a>
-      ) : null}
     </section>
   );
 }

@@ -1,9 +1,11 @@
 // The turn timer: the deciding seat's time left, counted down in the browser from when the
 // server's message arrived (the server's own clock decides when time is up). Shown only where
-// the viewer's observation shows who decides (the server sends `deciding` only then).
+// the viewer's observation shows who decides (the server sends `deciding` only then). A game
+// played over days shows hours and days (ui/duration.ts).
 import { useEffect, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
 import type { ClockView } from "../protocol";
+import { duration } from "./duration";
 import { Icon } from "./icons";
 
 interface ClockProps {
@@ -12,11 +14,6 @@ interface ClockProps {
   name: (seat: number) => string;
   me: number | null; // the viewer's seat (null: a spectator)
   t: Translate;
-}
-
-function mmss(ms: number): string {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 export function Clock({ clock, arrived, name, me, t }: ClockProps) {
@@ -50,13 +47,13 @@ export function Clock({ clock, arrived, name, me, t }: ClockProps) {
     >
       <Icon name="clock" size={16} />
       <span class="who">{name(deciding.seat)}</span>
-      <strong class="time">{mmss(onBank ? bankLeft : turnLeft)}</strong>
+      <strong class="time">{duration(onBank ? bankLeft : turnLeft, t)}</strong>
       <span class="bar" aria-hidden="true">
         <span style={{ width: `${fraction * 100}%` }} />
       </span>
       {bank > 0 ? (
         <span class="bank">
-          + {t("bank")} {mmss(bankLeft)}
+          + {t("bank")} {duration(bankLeft, t)}
         </span>
       ) : null}
     </div>

@@ -1,9 +1,14 @@
-// What a seated person can do about their seat: leave it to a computer player, take it back,
-// and, once the game is over, ask for a rematch (then the link to the new game: the same invite
-// key opens the same seat there).
+// What a seated person can do about their seat: leave it to a computer player (after saying so
+// in a dialog), take it back, and, once the game is over, ask for a rematch (then the link to
+// the new game: the same invite key opens the same seat there; a spectator gets the rematch's
+// watch link). And how the seat is told that it is its turn (ui/TurnSettings).
+import { useState } from "preact/hooks";
+import { useSeen } from "../game/seen";
 import type { Translate } from "../i18n";
 import type { Rematch, SeatStatus } from "../protocol";
 import { gameLink } from "../storage";
+import { Dialog } from "./Dialog";
+import { TurnSettings } from "./TurnSettings";
 
 interface SeatControlsProps {
   seat: number | null;
@@ -16,13 +21,23 @@ interface SeatControlsProps {
 }
 
 export function SeatControls({ seat, seats, over, rematch, token, control, t }: SeatControlsProps) {
-  if (seat === null) return null;
+  const [leaving, setLeaving] = useState(false);
+  const turn = useSeen()?.turn;
+  if (seat === null) {
+    return rematch ? (
+      <div class="seat-controls" id="seat-controls">
+        <a id="rematch-link" class="button primary" href={gameLink(rematch.id)}>
+          {t("rematchReady")} — {t("watchRematch")}
+        </a>
+      </div>
+    ) : null;
+  }
   const mine = seats?.[seat];
   return (
     <div class="seat-controls" id="seat-controls">
       {mine?.away ? <p class="away-note">{t("youAreAway")}</p> : null}
       {mine && !over && !mine.away ? (
-        <button type="button" id="leave" class="ghost" onClick={() => control("leave")}>
+        <button type="button" id="leave" class="ghost" onClick={() => setLeaving(true)}>
           {t("leave")}
         </button>
       ) : null}
@@ -40,6 +55,28 @@ export function SeatControls({ seat, seats, over, rematch, token, control, t }: 
         <a id="rematch-link" class="button primary" href={gameLink(rematch.id, token ?? undefined)}>
           {t("rematchReady")} — {t("openRematch")}
         </a>
+      ) : null}
+      {turn && !over ? <TurnSettings settings={turn} t={t} /> : null}
+      {leaving ? (
+        <Dialog id="leave-dialog" title={t("leaveTitle")} closeLabel={t("stay")} onClose={() => setLeaving(false)}>
+          <p>{t("leaveText")}</p>
+          <div class="dialog-actions">
+            <button type="button" class="ghost" id="leave-stay" autoFocus onClick={() => setLeaving(false)}>
+              {t("stay")}
+            </button>
+            <button
+              type="button"
+              class="primary"
+              id="leave-confirm"
+              onClick={() => {
+                setLeaving(false);
+                control("leave");
+              }}
+            >
+              {t("leaveYes")}
+            </button>
+          </div>
+        </Dialog>
       ) : null}
     </div>
   );

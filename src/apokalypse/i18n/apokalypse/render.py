@@ -249,17 +249,25 @@ def render_events(views: Sequence[EventView], lang: str, names: Sequence[str]) -
     """A viewer's views of events (``event.view(seat)``: a renderer never sees a secret the
     viewer may not know) as lines; a run of card deals becomes one summary (plus the viewer's
     own cards)."""
-    out: list[str] = []
+    return [line for _, line in render_indexed(views, lang, names)]
+
+
+def render_indexed(
+    views: Sequence[EventView], lang: str, names: Sequence[str]
+) -> list[tuple[int, str]]:
+    """:func:`render_events`, each line with the index in ``views`` of the event it tells (the
+    first of a run it sums up), so that a client can point from a line at what it moved."""
+    out: list[tuple[int, str]] = []
     i = 0
     while i < len(views):
         if views[i].kind != "deal":
-            out.append(render_view(views[i], lang, names))
+            out.append((i, render_view(views[i], lang, names)))
             i += 1
             continue
         j = i
         while j < len(views) and views[j].kind == "deal":
             j += 1
-        out += _deal_summary(views[i:j], lang, names)
+        out += [(i, line) for line in _deal_summary(views[i:j], lang, names)]
         i = j
     return out
 
@@ -431,6 +439,7 @@ __all__ = [
     "refusal_values",
     "render_action",
     "render_events",
+    "render_indexed",
     "render_refusal",
     "render_view",
     "rule_title",

@@ -296,7 +296,15 @@ def render_events(views: Sequence[EventView], lang: str, names: Sequence[str]) -
     viewer may not know) as lines. The deal of a round becomes one summary (plus the viewer's
     own hand), and a player's draws in a row one line ("p2 draws 2 cards" / "p1 (you) draws 7♥
     K♠")."""
-    out: list[str] = []
+    return [line for _, line in render_indexed(views, lang, names)]
+
+
+def render_indexed(
+    views: Sequence[EventView], lang: str, names: Sequence[str]
+) -> list[tuple[int, str]]:
+    """:func:`render_events`, each line with the index in ``views`` of the event it tells (the
+    first of a run it sums up), so that a client can point from a line at what it moved."""
+    out: list[tuple[int, str]] = []
     i = 0
     while i < len(views):
         view = views[i]
@@ -309,11 +317,11 @@ def render_events(views: Sequence[EventView], lang: str, names: Sequence[str]) -
             ):
                 j += 1
         if j - i == 1:
-            out.append(render_view(view, lang, names))
+            out.append((i, render_view(view, lang, names)))
         elif view.kind == "deal":
-            out += _deal_summary(views[i:j], lang, names)
+            out += [(i, line) for line in _deal_summary(views[i:j], lang, names)]
         else:
-            out.append(_draws(views[i:j], lang, names))
+            out.append((i, _draws(views[i:j], lang, names)))
         i = j
     return out
 
@@ -397,6 +405,7 @@ __all__ = [
     "faction_name",
     "refusal_values",
     "render_events",
+    "render_indexed",
     "render_refusal",
     "render_view",
     "rule_title",

@@ -29,6 +29,11 @@ class Texts:
     def render_events(self, views: Sequence[EventView], names: Sequence[str]) -> list[str]:
         return r.render_events(views, self.lang, names)
 
+    def render_indexed(
+        self, views: Sequence[EventView], names: Sequence[str]
+    ) -> list[tuple[int, str]]:
+        return r.render_indexed(views, self.lang, names)
+
     def render_action(self, action: Action, obs: Observation | None, names: Sequence[str]) -> str:
         return choices.render_action(action, self.lang, obs, names, self.content)
 

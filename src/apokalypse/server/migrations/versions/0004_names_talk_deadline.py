@@ -4,6 +4,8 @@
 - ``games.deadline``: in a turn-based game (limits of hours or days), when the deciding person's
   time runs out, kept in the database so that a game nobody has open needs no memory: a sweep
   finds the games whose deadline passed. Null for a game without such a limit, or over.
+- ``games.manual``: the people's seats that answer a window's question themselves even when
+  they cannot but decline (by default the server answers it for them); null: none.
 - ``talk``: a game's table talk, numbered per game. ``channel`` is ``players`` (shown to the
   players and the spectators) or ``spectators`` (shown to spectators only while the game runs).
 
@@ -26,6 +28,7 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch:  # batch: SQLite cannot ALTER most things
         batch.add_column(sa.Column("names", sa.JSON, nullable=True))
         batch.add_column(sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("manual", sa.JSON, nullable=True))
         batch.create_index("ix_games_deadline", ["deadline"])
     op.create_table(
         "talk",
@@ -48,5 +51,6 @@ def downgrade() -> None:
     op.drop_table("talk")
     with op.batch_alter_table("games") as batch:
         batch.drop_index("ix_games_deadline")
+        batch.drop_column("manual")
         batch.drop_column("deadline")
         batch.drop_column("names")

@@ -1,0 +1,227 @@
+"""A finished game's record and replay over HTTP (server/replays.py): the record only once the game
+is over and without a token's hash, the replay's frames exactly what the game's seat views make
+of a fresh replay of that record, a record file sent from the page (good, corrupt, too big), and
+the bounds (bad viewer, unknown or running game, too many replays made from one address)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from apokalypse.engine.record import GameRecord, replay, start
+from apokalypse.i18n.texts import texts_for
+from apokalypse.server import replays
+from apokalypse.server.settings import Settings
+from apokalypse.wire import seat_views, state_adapter
+from apokalypse.wire.seat import Table
+from tests.conftest import cli, create
+from tests.server.inprocess import Running, serving, wait_until
+
+TIMEOUT = 10.0
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    # Computers play at once (no pace): a game of two computer seats ends within a second.
+    settings = Settings(computer_pace=0.0, create_burst=50)
+    database = tmp_path_factory.mktemp("replays") / "db.sqlite3"
+    with serving(f"sqlite:///{database}", settings) as running:
+        yield running
+
+
+def finished(server: Running, game: str = "apokalypse", **body: Any) -> str:
+    """A 2-player game of two computer seats, played to its end; its id."""
+    created = create(server, game=game, seats=["heuristic", "heuristic"], **body)
+    game_id: str = created["id"]
+
+    def over() -> bool:
+        summary = httpx.get(f"{server.http}/api/games/{game_id}", timeout=TIMEOUT).json()
+        return bool(summary["over"])
+
+    wait_until(over, f"game {game_id} ended", 60)
+    return game_id
+
+
+def expected_frame(record: GameRecord, viewer: int | None, step: int) -> dict[str, Any]:
+    """What the seat view of ``viewer`` makes at ``step`` of a fresh replay of ``record``,
+    serialised as the wire does (decisions left out: a replay is watched)."""
+    game, state = start(record)
+    events = list(state.opening)
+    for number, text in enumerate(record.actions[:step], 1):
+        events = state.apply(game.parse_action(text))
+        assert number <= step
+    lang = str(record.meta.get("lang", "en"))
+    views = seat_views(record.game, texts_for(record.game, record.config, lang))
+    kinds = [str(kind) for kind in record.meta["seats"]]
+    message = views.view(
+        state, viewer, events, Table(kinds, frozenset(), frozenset(), None, lang), step == 0
+    )
+    made: dict[str, Any] = json.loads(state_adapter(record.game).dump_json(message))
+    made["legal"] = []
+    made["text"]["question"] = ""
+    made["text"]["choices"] = []
+    return made
+
+
+def test_a_finished_games_record_is_the_file_replay_reads_without_tokens(
+    server: Running, tmp_path: Path
+) -> None:
+    game_id = finished(server)
+    response = httpx.get(f"{server.http}/api/games/{game_id}/record", timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    assert (
+        response.headers["content-disposition"]
+        == f'attachment; filename="apokalypse-{game_id}.json"'
+    )
+    text = response.text
+    assert "token" not in text and 'sha256": [' not in text
+    data = json.loads(text)
+    assert set(data["meta"]) <= {"seats", "lang", "timer"}, data["meta"]
+    record = GameRecord.from_json(data)
+    replayed = replay(record)  # what `apokalypse replay --verify` checks
+    assert replayed.digest == record.events_sha256
+    assert replayed.state.result is not None and replayed.state.result.to_json() == record.result
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    verified = cli("replay", "--verify", str(path))
+    assert verified.returncode == 0 and verified.stdout.startswith("ok: "), verified
+
+
+def test_a_running_games_record_and_replay_are_refused(server: Running) -> None:
+    created = create(server)  # a person's seat: it waits for them, never over
+    for what in ("record", "replay"):
+        response = httpx.get(f"{server.http}/api/games/{created['id']}/{what}", timeout=TIMEOUT)
+        assert response.status_code == 409, response.text
+        assert "not over" in response.json()["detail"]
+        assert created["seats"][0]["token"] not in response.text
+    for what in ("record", "replay"):
+        response = httpx.get(f"{server.http}/api/games/nope/{what}", timeout=TIMEOUT)
+        assert response.status_code == 404 and "nope" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("game", ["apokalypse", "apokerlypse"])
+def test_the_replays_frames_are_the_seat_views_of_a_fresh_replay(
+    server: Running, game: str
+) -> None:
+    game_id = finished(server, game=game, lang="de")
+    record = GameRecord.from_json(
+        httpx.get(f"{server.http}/api/games/{game_id}/record", timeout=TIMEOUT).json()
+    )
+    steps = len(record.actions)
+    for viewer, seat in (("spectator", None), ("1", 0), ("2", 1)):
+        response = httpx.get(
+            f"{server.http}/api/games/{game_id}/replay", params={"viewer": viewer}, timeout=TIMEOUT
+        )
+        assert response.status_code == 200, response.text
+        assert response.headers["content-encoding"] == "gzip"  # httpx asks for it, and unpacks it
+        replayed = response.json()
+        assert replayed["id"] == game_id and replayed["game"] == game and replayed["lang"] == "de"
+        assert replayed["viewer"] == seat and replayed["steps"] == steps
+        assert replayed["names"] == ["p1", "p2"]
+        frames = replayed["frames"]
+        assert len(frames) == steps + 1
+        for step in (0, 1, steps // 2, steps):
+            assert frames[step] == expected_frame(record, seat, step), (viewer, step)
+        assert all(frame["legal"] == [] and frame["text"]["question"] == "" for frame in frames)
+        last = frames[-1]["observation"]
+        assert "result" in last or last.get("step") == "over"
+    # The seats' hands differ: each viewer's frame is its own.
+    first = httpx.get(f"{server.http}/api/games/{game_id}/replay?viewer=1", timeout=TIMEOUT).json()
+    second = httpx.get(f"{server.http}/api/games/{game_id}/replay?viewer=2", timeout=TIMEOUT).json()
+    assert first["frames"][1]["observation"] != second["frames"][1]["observation"]
+
+
+def test_a_bad_viewer_is_named(server: Running) -> None:
+    game_id = finished(server)
+    for viewer in ("0", "3", "p1", "-1", "everyone"):
+        response = httpx.get(
+            f"{server.http}/api/games/{game_id}/replay", params={"viewer": viewer}, timeout=TIMEOUT
+        )
+        assert response.status_code == 400, response.text
+        detail = response.json()["detail"]
+        assert "viewer" in detail and viewer in detail and "\n" not in detail, detail
+
+
+def test_a_record_file_opened_in_the_page(server: Running) -> None:
+    url = f"{server.http}/api/replays"
+    good = (RECORDS / "apokalypse-game-1.json").read_bytes()  # 3 players, 235 actions
+    response = httpx.post(url, params={"viewer": "3", "lang": "en"}, content=good, timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    replayed = response.json()
+    record = GameRecord.from_bytes(good)
+    record.meta["seats"] = ["human"] * 3  # the file names none the server takes
+    assert replayed["id"] is None and replayed["viewer"] == 2 and replayed["verified"] is True
+    assert replayed["steps"] == len(record.actions) == len(replayed["frames"]) - 1
+    assert replayed["frames"][100] == expected_frame(record, 2, 100)
+
+    corrupt = json.loads(good)
+    corrupt["actions"][50] = "play nothing"
+    response = httpx.post(url, content=json.dumps(corrupt).encode(), timeout=TIMEOUT)
+    assert response.status_code == 400, response.text
+    detail = response.json()["detail"]
+    assert detail.startswith("action #51 'play nothing'") and "\n" not in detail, detail
+    for body, word in (
+        (b"{not json", "not valid JSON"),
+        (b"[]", "JSON object"),
+        (b"\xff", "UTF-8"),
+    ):
+        response = httpx.post(url, content=body, timeout=TIMEOUT)
+        assert response.status_code == 400 and word in response.json()["detail"], response.text
+
+    big = json.loads(good)
+    big["meta"]["padding"] = "x" * (replays.MAX_UPLOAD + 1)
+    response = httpx.post(url, content=json.dumps(big).encode(), timeout=TIMEOUT)
+    assert response.status_code == 413 and str(replays.MAX_UPLOAD) in response.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        for _ in range(replays.MAX_UPLOAD // 65536 + 2):
+            yield b" " * 65536
+
+    response = httpx.post(url, content=chunks(), timeout=TIMEOUT)
+    assert response.status_code == 413 and str(replays.MAX_UPLOAD) in response.json()["detail"]
+    # Another route keeps the small limit.
+    response = httpx.post(
+        f"{server.http}/api/games", content=b"{" + b" " * 20_000 + b"}", timeout=TIMEOUT
+    )
+    assert response.status_code == 413, response.text
+
+    long = json.loads(good)
+    long["actions"] = long["actions"] + ["pass"] * replays.MAX_STEPS
+    response = httpx.post(url, content=json.dumps(long).encode(), timeout=TIMEOUT)
+    assert response.status_code == 413 and str(replays.MAX_STEPS) in response.json()["detail"]
+
+
+def test_making_replays_is_rate_limited_per_address(tmp_path: Path) -> None:
+    settings = Settings(create_burst=3, create_per_minute=1.0)
+    good = json.loads((RECORDS / "apokerlypse-game-0.json").read_bytes())
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings) as server:
+        url = f"{server.http}/api/replays"
+        statuses = []
+        for index in range(4):  # each a different file: none comes from the cache
+            good["meta"]["index"] = 1000 + index
+            response = httpx.post(url, content=json.dumps(good).encode(), timeout=TIMEOUT)
+            statuses.append(response.status_code)
+        assert statuses == [200, 200, 200, 429], statuses
+        assert "try again in" in response.json()["detail"] and response.headers["retry-after"]
+        # One already made is served from the cache, bucket or not.
+        good["meta"]["index"] = 1000
+        assert (
+            httpx.post(url, content=json.dumps(good).encode(), timeout=TIMEOUT).status_code == 200
+        )
+
+
+def test_a_replay_is_compressed_when_asked_for(server: Running) -> None:
+    game_id = finished(server, game="apokerlypse")
+    url = f"{server.http}/api/games/{game_id}/replay"
+    raw = httpx.get(url, headers={"Accept-Encoding": "identity"}, timeout=TIMEOUT)
+    assert "content-encoding" not in raw.headers
+    packed = httpx.get(url, headers={"Accept-Encoding": "gzip"}, timeout=TIMEOUT)
+    assert packed.headers["content-encoding"] == "gzip"
+    assert int(packed.headers["content-length"]) < len(raw.content) / 4
+    assert packed.json() == raw.json()  # httpx unpacks it

@@ -1,0 +1,405 @@
+"""People's time at the table, served in-process (the hub at hand): the server answers for a
+person a window's question they cannot but decline (R-ATTACK-4, R-INFO-3: everybody is asked in
+turn), after a moment, whether or not they have the game open, unless they turned that off, and
+nobody else can tell it from a chosen answer; the computers' decisions paced for people to
+follow; games over days whose deadlines are kept in the store and swept by a test clock; and
+"my games" asking where each of its seats is awaited."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from apokalypse.engine.record import GameRecord
+from apokalypse.engine.registry import get_game
+from apokalypse.server.awaited import MAX_SEATS
+from apokalypse.server.games import NewGame, computer_players, create, hash_token
+from apokalypse.server.settings import Settings
+from apokalypse.server.store import Store
+
+from .inprocess import Running, serving, wait_until
+
+TIMEOUT = 10.0
+ANSWERS = frozenset({"decline", "allow"})  # the verbs that answer a window's question
+DELAY = (0.4, 0.6)  # the automatic answers' delay in these tests
+
+
+class Clock:
+    """A test clock: the real time, moved forward at will (the hub's ``now``)."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.ahead
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Running]:
+    settings = Settings(answer_delay=DELAY, idle_seconds=0.3, seats_burst=4)
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings) as server:
+        yield server
+
+
+def post(running: Running, body: dict[str, Any]) -> dict[str, Any]:
+    response = httpx.post(f"{running.http}/api/games", json=body, timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def receive(ws: ClientConnection, timeout: float = TIMEOUT) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    assert message["type"] == "state", message
+    return message
+
+
+def forced(message: dict[str, Any]) -> bool:
+    """A window's question the seat cannot but decline."""
+    legal = message["legal"]
+    return len(legal) == 1 and legal[0]["verb"] in ANSWERS
+
+
+def act(ws: ClientConnection, message: dict[str, Any], rng: random.Random) -> None:
+    choice = rng.choice(message["legal"])["text"]
+    ws.send(json.dumps({"action": choice, "move": message["observation"]["move"]}))
+
+
+def up_to_a_forced_question(
+    ws: ClientConnection, rng: random.Random, message: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """Play my decisions at random up to a question I cannot but decline (that message); None
+    when the game ended first."""
+    message = receive(ws) if message is None else message
+    while "result" not in message["observation"]:
+        if forced(message):
+            return message
+        if message["legal"]:
+            act(ws, message, rng)
+        message = receive(ws)
+    return None
+
+
+def a_forced_question(
+    running: Running, rng: random.Random, manual: bool = False
+) -> tuple[dict[str, Any], ClientConnection, dict[str, Any]]:
+    """A game of two random players and me, played up to a question I cannot but decline (a
+    few games at most): the game, my open connection, that question. ``manual``: I turned
+    the automatic answers off first."""
+    for _ in range(8):
+        body = {"game": "apokalypse", "players": 3, "seats": ["random", "random", "human"]}
+        created = post(running, body)
+        url = running.ws(created["id"], created["seats"][2]["token"])
+        ws = connect(url, open_timeout=TIMEOUT).__enter__()  # left by the caller's ``with ws``
+        first = receive(ws)
+        assert first["auto"] is True, "on unless the person turns it off"
+        if manual:
+            ws.send(json.dumps({"type": "auto", "on": False}))
+            while (first := receive(ws))["auto"] is not False:
+                pass
+        question = up_to_a_forced_question(ws, rng, first)
+        if question is not None:
+            return created, ws, question
+        ws.close()
+    raise AssertionError("no forced question in 8 games")
+
+
+def test_a_question_i_cannot_but_decline_is_answered_for_me_after_a_moment(
+    running: Running,
+) -> None:
+    """R-ATTACK-4: a person asked in a defence window who cannot defend is answered for, not
+    before the least delay and within the most, the seat kept, the answer stored as theirs."""
+    created, ws, question = a_forced_question(running, random.Random(1))
+    asked = time.monotonic()
+    with ws:
+        answered = receive(ws)
+        waited = time.monotonic() - asked
+    assert DELAY[0] - 0.05 <= waited <= DELAY[1] + 1.0, waited
+    move = question["observation"]["move"]
+    shown = answered["observation"]  # in the window still, perhaps: its opening move then
+    assert shown["to_act"] != 2 or shown["move"] > move, "I am not asked it any more"
+    assert not answered["seats"][2]["away"], "answered for, not taken over"
+    record = running.hub.store.load(created["id"])
+    assert record.actions[move] == question["legal"][0]["text"], "stored as the answer given"
+
+
+def test_a_person_who_turned_it_off_is_left_the_question(running: Running) -> None:
+    """With the setting off, the question waits for the person (no timer here: for ever), and
+    their own decline is taken."""
+    _, ws, question = a_forced_question(running, random.Random(2), manual=True)
+    with ws:
+        assert question["auto"] is False
+        with pytest.raises(TimeoutError):  # well past the most delay: nothing happened
+            receive(ws, timeout=DELAY[1] + 1.0)
+        move = question["observation"]["move"]
+        ws.send(json.dumps({"action": question["legal"][0]["text"], "move": move}))
+        shown = receive(ws)["observation"]
+        assert shown["to_act"] != 2 or shown["move"] > move, "my decline was taken"
+        ws.send(json.dumps({"type": "auto", "on": "yes"}))  # bad input: refused, one line
+        refused = json.loads(ws.recv(timeout=TIMEOUT))
+        assert refused["type"] == "refused", refused
+
+
+def test_a_person_who_closed_the_game_is_answered_for_too(running: Running) -> None:
+    created, ws, question = a_forced_question(running, random.Random(3))
+    ws.close()  # gone: nobody has the game open
+    move = question["observation"]["move"]
+    store = running.hub.store
+    wait_until(lambda: len(store.load(created["id"]).actions) > move, "answered for", TIMEOUT)
+
+
+def test_the_computers_pause_for_people_but_not_in_tests(tmp_path: Path) -> None:
+    """A game somebody waits on: a pause before each computer decision; the tests' servers
+    pass none."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with serving(url) as plain:
+        assert plain.hub.settings.computer_delay == 0
+    assert Settings().computer_delay == 0.6  # what ``apokalypse serve`` uses unless told
+    pause = 0.25
+    with serving(url, computer_delay=pause) as paced:
+        body = {"game": "apokerlypse", "players": 3, "seats": ["human", "random", "random"]}
+        created = post(paced, body)
+        rng = random.Random(4)
+        with connect(paced.ws(created["id"], created["seats"][0]["token"])) as ws:
+            message = receive(ws)
+            while not message["legal"]:
+                message = receive(ws)
+            computers, waited = 0, 0.0
+            while computers < 6 and "result" not in message["observation"]:
+                move = message["observation"]["move"]
+                act(ws, message, rng)
+                sent = time.monotonic()
+                message = receive(ws)
+                while not message["legal"] and "result" not in message["observation"]:
+                    message = receive(ws)
+                # Every decision between mine was a computer's, each after a pause.
+                computers += message["observation"]["move"] - move - 1
+                waited += time.monotonic() - sent
+    assert computers >= 2, computers
+    assert waited >= computers * pause, (computers, waited)
+
+
+# -- games over days -------------------------------------------------------------------------
+
+
+def deadline_of(running: Running, game_id: str) -> datetime | None:
+    return running.hub.store.timing(game_id)[1]
+
+
+def away(running: Running, game_id: str) -> set[int]:
+    stored = running.hub.store.rematch_and_away(game_id)
+    assert stored is not None
+    return stored[1]
+
+
+def test_a_turn_based_game_keeps_its_deadline_in_the_store_and_the_sweep_takes_over(
+    running: Running,
+) -> None:
+    clock = Clock()
+    running.call(lambda: setattr(running.hub, "now", clock))
+    body = {
+        "game": "apokalypse",
+        "players": 2,
+        "seats": ["human", "random"],
+        "turn_based": {"hours": 24},
+    }
+    created = post(running, body)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    day = timedelta(hours=24)
+    with connect(running.ws(game_id, token)) as ws:
+        message = receive(ws)
+        while not message["legal"]:
+            message = receive(ws)
+        # My decision has a day: stored, and shown to me (hours, not seconds).
+        due = deadline_of(running, game_id)
+        assert due is not None and abs(due - (clock() + day)) < timedelta(seconds=30), due
+        deciding = message["clock"]["deciding"]
+        assert deciding["seat"] == 0 and message["clock"]["turn_s"] == day.total_seconds()
+        assert 86_000_000 < deciding["remaining_ms"] <= 86_400_000, deciding
+        act(ws, message, random.Random(5))
+        move = message["observation"]["move"]
+        message = receive(ws)
+        while not message["legal"] or message["observation"]["move"] == move:
+            message = receive(ws)
+    # Nobody has it open: it leaves memory, its deadline stays in the store.
+    wait_until(lambda: game_id not in running.call(lambda: set(running.hub.rooms)), "released")
+    due = deadline_of(running, game_id)
+    assert due is not None
+    assert away(running, game_id) == set()
+
+    clock.ahead = day + timedelta(hours=1)  # the next day, and an hour: my time is up
+    # The sweep finds it, loads it, and a computer takes my seat over.
+    wait_until(lambda: away(running, game_id) == {0}, "taken over", 15)
+
+    # I come back and reclaim my seat: my next decision has a day from the test clock's now.
+    with connect(running.ws(game_id, token)) as ws:
+        message = receive(ws)
+        assert message["seats"][0]["away"]
+        ws.send(json.dumps({"type": "reclaim"}))
+        while message["seats"][0]["away"] or not message["legal"]:
+            assert "result" not in message["observation"], "over before I was back"
+            message = receive(ws)
+        due = deadline_of(running, game_id)
+        assert due is not None and abs(due - (clock() + day)) < timedelta(seconds=30), due
+
+
+def test_a_turn_based_game_is_refused_a_limit_out_of_bounds(running: Running) -> None:
+    body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}
+    for hours in (0.5, 337):
+        response = httpx.post(
+            f"{running.http}/api/games", json={**body, "turn_based": {"hours": hours}}
+        )
+        assert response.status_code == 422 and "turn_based.hours" in response.text
+    both = {**body, "turn_based": {"hours": 24}, "timer": {"turn": 30, "bank": 60}}
+    response = httpx.post(f"{running.http}/api/games", json=both)
+    assert response.status_code == 400 and "one turn timer or the other" in response.text
+
+
+# -- where I am awaited ----------------------------------------------------------------------
+
+
+def seats(running: Running, body: object) -> httpx.Response:
+    return httpx.post(f"{running.http}/api/seats", json=body, timeout=TIMEOUT)
+
+
+def test_my_games_learn_where_each_seat_is_awaited(running: Running) -> None:
+    body = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
+    created = post(running, {**body, "turn_based": {"hours": 48}})
+    game_id = created["id"]
+    mine, friend = (s["token"] for s in created["seats"])
+    wrong = "x" * 32
+    asked = [
+        {"id": game_id, "token": mine},
+        {"id": game_id, "token": friend},
+        {"id": game_id, "token": wrong},
+        {"id": "nothing-here", "token": mine},
+    ]
+    answer = seats(running, asked)  # a stored game nobody opened: replayed, not loaded
+    assert answer.status_code == 200, answer.text
+    news = answer.json()["seats"]
+    assert game_id not in running.call(lambda: set(running.hub.rooms)), "looking is not playing"
+    first = 0 if news[0]["awaited"] else 1
+    assert [n["awaited"] for n in news[:2]] == [first == 0, first == 1]
+    assert 47 * 3_600_000 < news[first]["left_ms"] <= 48 * 3_600_000
+    assert news[1 - first]["left_ms"] is None, "only the seat deciding is timed"
+    assert all(n["move"] == 0 and not n["over"] for n in news[:2])
+    assert news[2] == {"id": game_id, "error": "this token opens no seat of this game"}
+    assert news[3]["error"] == "there is no game 'nothing-here'"
+    assert all("token" not in n for n in news), "the keys are not sent back"
+
+    # The same from memory once the game is open.
+    token = created["seats"][first]["token"]
+    with connect(running.ws(game_id, token)) as ws:
+        receive(ws)
+        again = seats(running, asked[:2]).json()["seats"]
+    assert [n["awaited"] for n in again] == [first == 0, first == 1]
+    assert again[first]["left_ms"] <= news[first]["left_ms"]
+
+    too_many = seats(running, [{"id": game_id, "token": mine}] * (MAX_SEATS + 1))
+    assert too_many.status_code == 422, too_many.text
+    bad = seats(running, [{"id": game_id}])
+    assert bad.status_code == 422 and "token" in bad.text
+    # Bounded per address: four at once here (seats_burst), then a wait.
+    answers = [seats(running, asked[:1]) for _ in range(6)]
+    assert [a.status_code for a in answers][-2:] == [429, 429], answers
+    assert int(answers[-1].headers["Retry-After"]) >= 1
+
+
+# -- an automatic answer and a chosen one, side by side ------------------------------------
+
+
+def same_game(store: Store, seed: int) -> tuple[str, dict[int, str]]:
+    """A three-person Apokalypse game dealt from ``seed`` (the server deals from a secret one:
+    two games dealt alike are made here), stored; its id and seat keys."""
+    game = get_game("apokalypse")
+    config = game.config_from_options(3, [], None)
+    kinds = ["human"] * 3
+    tokens = {seat: f"seat-{seat}-{seed}-{time.monotonic_ns()}" for seat in range(3)}
+    meta: dict[str, object] = {
+        "seats": kinds,
+        "token_sha256": [hash_token(tokens[q]) for q in range(3)],
+        "lang": "en",
+    }
+    record = GameRecord(game.name, game.version, config.to_json(), seed, meta=meta)
+    new = NewGame(
+        record, game.new_game(config, seed), computer_players(kinds, seed, game.name), tokens
+    )
+    return create(store, new).id, tokens
+
+
+def played_through(
+    running: Running, game_id: str, tokens: dict[int, str], manual: bool
+) -> tuple[list[list[dict[str, Any]]], int]:
+    """Everybody's messages of a game played to its end (the spectator's first), each seat's
+    choices drawn from (its seat, the move): two games dealt alike go alike. ``manual``: the
+    people answer their forced questions themselves (else the server does); how many."""
+    urls = [running.ws(game_id), *(running.ws(game_id, tokens[q]) for q in range(3))]
+    stack = contextlib.ExitStack()
+    sockets = [stack.enter_context(connect(url, open_timeout=TIMEOUT)) for url in urls]
+    firsts = []
+    for k, ws in enumerate(sockets):  # one at a time: each seat's arrival is news to the seats
+        firsts.append(receive(ws))
+        for earlier in sockets[:k] if k > 0 else []:
+            receive(earlier)  # a seat connected: everybody is told
+    if manual:
+        for ws in sockets[1:]:
+            ws.send(json.dumps({"type": "auto", "on": False}))
+            assert receive(ws)["auto"] is False  # only my own view changes
+    received: list[list[dict[str, Any]]] = [[] for _ in sockets]
+    answered = [0]
+
+    def play(k: int) -> None:
+        ws, message = sockets[k], firsts[k]
+        acted = -1
+        while "result" not in message["observation"]:
+            move = message["observation"]["move"]
+            if message["legal"] and move > acted and (manual or not forced(message)):
+                acted = move
+                answered[0] += forced(message)
+                rng = random.Random(f"{k}/{move}")
+                ws.send(json.dumps({"action": rng.choice(message["legal"])["text"], "move": move}))
+            message = receive(ws)
+            received[k].append(message)
+
+    threads = [threading.Thread(target=play, args=(k,)) for k in range(len(sockets))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    stack.close()
+    assert not any(thread.is_alive() for thread in threads)
+    return received, answered[0]
+
+
+def test_nobody_else_can_tell_an_automatic_answer_from_a_chosen_decline(
+    running: Running,
+) -> None:
+    """Two games dealt alike and played alike: in one the server answers every forced question
+    (R-ATTACK-4), in the other each person declines themselves. Every viewer is sent the same
+    messages in both (the asked seat's own setting aside), and the store holds the same."""
+    store = running.hub.store
+    auto_id, auto_tokens = same_game(store, 20261201)
+    chosen_id, chosen_tokens = same_game(store, 20261201)
+    automatic, none = played_through(running, auto_id, auto_tokens, manual=False)
+    chosen, declines = played_through(running, chosen_id, chosen_tokens, manual=True)
+    assert none == 0 and declines > 3, declines  # the server answered as many for the others
+
+    def without_setting(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in m.items() if k != "auto"} for m in messages]
+
+    assert automatic[0] == chosen[0], "the spectator was sent the same"
+    for q in range(1, 4):
+        assert without_setting(automatic[q]) == without_setting(chosen[q]), f"seat {q - 1}"
+    a, c = store.load(auto_id), store.load(chosen_id)
+    assert a.actions == c.actions and a.result == c.result
