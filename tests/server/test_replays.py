@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from apokalypse.engine.record import GameRecord, replay, start
+from apokalypse.i18n import seat_names
 from apokalypse.i18n.texts import texts_for
 from apokalypse.server import replays
 from apokalypse.server.settings import Settings
@@ -59,9 +60,9 @@ def expected_frame(record: GameRecord, viewer: int | None, step: int) -> dict[st
     lang = str(record.meta.get("lang", "en"))
     views = seat_views(record.game, texts_for(record.game, record.config, lang))
     kinds = [str(kind) for kind in record.meta["seats"]]
-    message = views.view(
-        state, viewer, events, Table(kinds, frozenset(), frozenset(), None, lang), step == 0
-    )
+    names = record.meta.get("names", ())
+    table = Table(kinds, frozenset(), frozenset(), None, lang, names=names)
+    message = views.view(state, viewer, events, table, step == 0)
     made: dict[str, Any] = json.loads(state_adapter(record.game).dump_json(message))
     made["legal"] = []
     made["text"]["question"] = ""
@@ -110,9 +111,11 @@ def test_the_replays_frames_are_the_seat_views_of_a_fresh_replay(
     server: Running, game: str
 ) -> None:
     game_id = finished(server, game=game, lang="de")
+    server.hub.store.set_name(game_id, 1, 2, "Ann <b>")  # as a person at seat 2 chose it
     record = GameRecord.from_json(
         httpx.get(f"{server.http}/api/games/{game_id}/record", timeout=TIMEOUT).json()
     )
+    assert record.meta["names"] == [None, "Ann <b>"]  # the names people chose are public
     steps = len(record.actions)
     for viewer, seat in (("spectator", None), ("1", 0), ("2", 1)):
         response = httpx.get(
@@ -123,7 +126,9 @@ def test_the_replays_frames_are_the_seat_views_of_a_fresh_replay(
         replayed = response.json()
         assert replayed["id"] == game_id and replayed["game"] == game and replayed["lang"] == "de"
         assert replayed["viewer"] == seat and replayed["steps"] == steps
-        assert replayed["names"] == ["p1", "p2"]
+        kinds = record.meta["seats"]
+        assert replayed["names"] == seat_names(2, None, "de", [None, "Ann <b>"], kinds)
+        assert replayed["names"][1] == "Ann <b>"
         frames = replayed["frames"]
         assert len(frames) == steps + 1
         for step in (0, 1, steps // 2, steps):

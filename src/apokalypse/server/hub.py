@@ -43,6 +43,7 @@ from apokalypse.wire.talk import talk_message
 
 from .computers import IDLE, URGENT, ComputerPool
 from .conversation import hear
+from .days import META as DAYS_META
 from .days import Now, utc_now
 from .fanout import Fanout
 from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_summary
@@ -257,6 +258,9 @@ class Hub:
         finally:
             del self._loading[game_id]
             self._missed.discard(game_id)
+        async with room.lock:  # the clock, and an automatic answer owed (Hub._answer_later)
+            if not room.closed:
+                self.wind(room)
         self.kick(room)
         return room
 
@@ -470,7 +474,27 @@ class Hub:
         if self._sweeper is None and not self.draining:
             self._sweeper = asyncio.create_task(self._sweep())
 
+    async def resume(self) -> int:
+        """Load the running turn-based games once (up to half of ``max_games``), so that what
+        the server owes them goes on after a start: the computer players' moves and the
+        automatic answers of a window's question, which nobody else would ask for while their
+        people are away for days. Those that need nothing leave memory again when idle."""
+        limit = max(1, self.settings.max_games // 2)
+        resumed = 0
+        for game_id in await asyncio.to_thread(self.store.running_with, DAYS_META, limit):
+            try:
+                await self.room(game_id)
+            except (StoreError, Full):  # gone, or memory full: opened later by its people
+                continue
+            except EngineError:  # a record that no longer replays: it says so when opened
+                log.warning("game %s: could not be resumed", game_id)
+                continue
+            resumed += 1
+        return resumed
+
     async def _sweep(self) -> None:
+        with contextlib.suppress(Exception):  # the store away at the start: opened when asked
+            await self.resume()
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             try:

@@ -35,9 +35,11 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    cast,
     create_engine,
     event,
     func,
+    or_,
     select,
     text,
     update,
@@ -347,6 +349,24 @@ class Store:
             if row is None:
                 raise StoreError(f"there is no game {game_id!r}")
             return set(row.manual or ()), _utc(row.deadline)
+
+    def running_with(self, meta_key: str, limit: int) -> list[str]:
+        """Up to ``limit`` games not over whose meta holds ``meta_key`` (turn-based games), the
+        most recently made first. The meta is JSON, read here rather than queried in SQL (each
+        database spells JSON paths its own way); the result column narrows the rows first."""
+        with Session(self.engine) as session:
+            # A game not over has a JSON null for its result, which is SQL NULL in no database.
+            running = or_(GameRow.result.is_(None), cast(GameRow.result, String) == "null")
+            rows = session.execute(
+                select(GameRow.id, GameRow.meta).where(running).order_by(GameRow.created.desc())
+            )
+            found: list[str] = []
+            for game_id, meta in rows:
+                if isinstance(meta, dict) and meta_key in meta:
+                    found.append(game_id)
+                    if len(found) >= limit:
+                        break
+            return found
 
     def overdue(self, now: datetime, limit: int) -> list[str]:
         """Up to ``limit`` games whose deadline passed by ``now``, the longest overdue first."""
