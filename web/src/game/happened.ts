@@ -156,7 +156,8 @@ export function toastOf(event: EventMessage, me: number | null, { t, name, facts
     case "killed":
       return seat === me ? t("toastKilled", { side: sideWord(side) }) : null;
     case "converted":
-      return seat === me ? t("toastConverted", { side: sideWord(side), dest: by(int(a.dest)) }) : null;
+      if (seat !== me) return null;
+      return int(a.dest) === me ? t("toastConvertedOwn", { side: sideWord(side) }) : t("toastConverted", { side: sideWord(side), dest: by(int(a.dest)) });
     case "replace":
       return seat === me && actor !== me ? t("toastReplaced", { name: by(actor), old: cardName(a.old), card: cardName(a.card) }) : null;
     case "neutralise":

@@ -183,11 +183,8 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
               <span>{t("replayViewer")}</span>
               <select id="viewer" value={viewer} onChange={(e) => setViewer((e.target as HTMLSelectElement).value)}>
                 <option value="spectator">{t("spectator")}</option>
-                {replay.seats.map(({ seat, kind }) => (
-                  <option value={viewerParam(seat)}>
-                    {replay.names[seat] ?? `p${seat + 1}`}
-                    {kind !== "human" ? ` (${kind})` : ""}
-                  </option>
+                {replay.seats.map(({ seat }) => (
+                  <option value={viewerParam(seat)}>{replay.names[seat] ?? `p${seat + 1}`}</option>
                 ))}
               </select>
             </label>
