@@ -15,7 +15,7 @@ import pytest
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.registry import game_names
-from apokalypse.i18n import LANGS, _flatten, catalog, check_lang, plural, text
+from apokalypse.i18n import LANGS, _flatten, catalog, check_lang, plural, seat_names, text
 
 GAMES = game_names()
 NAMES = ["p1", "p2", "p3", "p4"]
@@ -113,3 +113,17 @@ def test_every_event_kind_a_game_creates_has_a_text(game):
     for lang in LANGS:
         texts = {key.split(".")[2] for key in catalog(lang) if key.startswith(f"{game}.event.")}
         assert made - texts == set(), (game, lang)
+
+
+def test_the_viewers_own_seat_reads_your_in_english_possessives() -> None:
+    """ "Ann (you)'s display" reads "your display"; another seat keeps its name's possessive."""
+    mine = seat_names(2, 0, "en", ["Ann", "Bob"])[0]
+    theirs = seat_names(2, 0, "en", ["Ann", "Bob"])[1]
+    key = "apokalypse.event.populace.public.good"
+    assert text(key, "en", actor=theirs, seat=mine) == "Bob adds a good populace to your display."
+    assert (
+        text(key, "en", actor=mine, seat=theirs)
+        == "Ann (you) adds a good populace to Bob's display."
+    )
+    row = text("apokalypse.place.row", "en", seat=mine, plane="heaven", side_f="good")
+    assert row == "Your heaven row, good side"

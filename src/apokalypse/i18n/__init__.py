@@ -94,7 +94,21 @@ def text(key: str, lang: str, /, **values: object) -> str:
     template = catalog(lang).get(key)
     if template is None:
         template = catalog(DEFAULT_LANG).get(key, key)
+    if lang == "en" and "}'s" in template:
+        template = _own(template, values)
     return template.format_map(_Values(values))
+
+
+def _own(template: str, values: dict[str, object]) -> str:
+    """English possessives of the viewer's own seat: "Ann (you)'s display" reads "your display"
+    ("Your …" where the sentence begins with it)."""
+    mark = catalog("en")["ui.you_mark"].replace("{name}", "")  # " (you)"
+    for key, value in values.items():
+        if isinstance(value, str) and value.endswith(mark) and "{" + key + "}'s" in template:
+            template = template.replace("{" + key + "}'s", "your")
+            if template.startswith("your"):
+                template = "Y" + template[1:]
+    return template
 
 
 def plural(key: str, n: int, lang: str, /, **values: object) -> str:
