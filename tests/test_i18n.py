@@ -127,3 +127,12 @@ def test_the_viewers_own_seat_reads_your_in_english_possessives() -> None:
     )
     row = text("apokalypse.place.row", "en", seat=mine, plane="heaven", side_f="good")
     assert row == "Your heaven row, good side"
+
+
+def test_the_viewers_own_seat_reads_von_dir_in_german() -> None:
+    mine, theirs = seat_names(2, 0, "de", ["Ann", "Bob"])
+    key = "apokalypse.event.populace.public.good"
+    assert text(key, "de", actor=theirs, seat=mine) == (
+        "Bob legt einen guten Bevölkerungsanteil an die Auslage von dir an."
+    )
+    assert text(key, "de", actor=mine, seat=theirs).endswith("an die Auslage von Bob an.")

@@ -86,7 +86,7 @@ def test_german_text(tmp_path):
     for word in ("Geberrunde 1 beginnt", "Ressourcen-Chips", "Abwurfstapel", "Kartenbonus"):
         assert word in out, word
     assert "Aktions-Chips" not in out  # no faction has an ability in the plain game
-    for word in ("Ziehstapel", "Kartenhand von p1 (Du)", "Deine Hand:", "Eingabe beendet"):
+    for word in ("Ziehstapel", "Kartenhand von dir", "Deine Hand:", "Eingabe beendet"):
         assert word in out, word
     assert saved(tmp_path / "spiel.json").meta["lang"] == "de"
 

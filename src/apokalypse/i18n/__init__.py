@@ -94,20 +94,25 @@ def text(key: str, lang: str, /, **values: object) -> str:
     template = catalog(lang).get(key)
     if template is None:
         template = catalog(DEFAULT_LANG).get(key, key)
-    if lang == "en" and "}'s" in template:
-        template = _own(template, values)
+    if (lang == "en" and "}'s" in template) or (lang == "de" and "von {" in template):
+        template = _own(template, lang, values)
     return template.format_map(_Values(values))
 
 
-def _own(template: str, values: dict[str, object]) -> str:
-    """English possessives of the viewer's own seat: "Ann (you)'s display" reads "your display"
-    ("Your …" where the sentence begins with it)."""
-    mark = catalog("en")["ui.you_mark"].replace("{name}", "")  # " (you)"
+# The viewer's own seat where a sentence says whose something is: "Ann (you)'s display" reads
+# "your display", "die Auslage von Ann (Du)" reads "die Auslage von dir".
+_OWN = {"en": ("{{{}}}'s", "your"), "de": ("von {{{}}}", "von dir")}
+
+
+def _own(template: str, lang: str, values: dict[str, object]) -> str:
+    mark = catalog(lang)["ui.you_mark"].replace("{name}", "")  # " (you)", " (Du)"
+    pattern, own = _OWN[lang]
     for key, value in values.items():
-        if isinstance(value, str) and value.endswith(mark) and "{" + key + "}'s" in template:
-            template = template.replace("{" + key + "}'s", "your")
-            if template.startswith("your"):
-                template = "Y" + template[1:]
+        whose = pattern.format(key)
+        if isinstance(value, str) and value.endswith(mark) and whose in template:
+            template = template.replace(whose, own)
+            if template.startswith(own):  # the sentence begins with it
+                template = own[0].upper() + template[1:]
     return template
 
 
