@@ -126,7 +126,7 @@ def test_the_viewers_own_seat_reads_your_in_english_possessives() -> None:
         == "Ann (you) adds a good populace to Bob's display."
     )
     row = text("apokalypse.place.row", "en", seat=mine, plane="heaven", side_f="good")
-    assert row == "Your heaven row, good side"
+    assert row == "your heaven row, good side"  # a fragment, set inside a sentence
 
 
 def test_the_viewers_own_seat_reads_von_dir_in_german() -> None:

@@ -110,9 +110,9 @@ def _own(template: str, lang: str, values: dict[str, object]) -> str:
     for key, value in values.items():
         whose = pattern.format(key)
         if isinstance(value, str) and value.endswith(mark) and whose in template:
+            # Lower case even where the template begins with it: those are fragments set
+            # inside a sentence ("… with Protection Helmet: your Netherworld row, …").
             template = template.replace(whose, own)
-            if template.startswith(own):  # the sentence begins with it
-                template = own[0].upper() + template[1:]
     return template
 
 
