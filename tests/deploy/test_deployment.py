@@ -214,6 +214,10 @@ def backends(database: str, public_url: str, folder: Path) -> Iterator[list[Back
                 *("--channel-prefix", prefix),
                 *("--public-url", public_url),
                 *("--forwarded-allow-ips", "127.0.0.1"),
+                # Nobody watches the computers here: no pause before their moves, and quick
+                # automatic answers (people's pacing is for people, not for tests).
+                *("--computer-delay", "0"),
+                *("--answer-delay", "0.05", "0.3"),
             ]
             with log.open("wb") as errors:  # a file, never an unread pipe that fills up
                 process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
