@@ -49,7 +49,7 @@ from apokalypse.i18n.texts import texts_for
 from apokalypse.wire.seat import Catalog, Created, SeatLink, Summary
 
 from . import reach
-from .awaited import MAX_SEATS, Askers, SeatKey, SeatNews, seats_news
+from .awaited import MAX_SEATS, SeatKey, SeatNews, seats_news
 from .catalog import catalog
 from .days import HOUR, LONGEST, SHORTEST
 from .edge import Edge
@@ -59,7 +59,7 @@ from .games import (
     message,
     new_game,
 )
-from .hub import Full, Hub
+from .hub import Allowance, Full, Hub
 from .metrics import Metrics
 from .ops import add_ops
 from .pages import add_pages
@@ -110,7 +110,7 @@ def create_app(
     fanout = Fanout(redis_url, channel_prefix) if redis_url is not None else None
     metrics = Metrics()  # served on a listener of its own (serving.py), never by this app
     hub = Hub(store, fanout, settings, metrics)
-    askers = Askers(settings.seats_per_minute, settings.seats_burst)
+    askers = Allowance(settings.seats_per_minute, settings.seats_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -25,7 +25,7 @@ from apokalypse.wire.seat import clock_view
 
 from .days import limit_of
 from .games import LiveGame, hash_token
-from .hub import Bucket, Room
+from .hub import Room
 from .store import Store
 
 MAX_SEATS = 30  # seats one request may ask about (the browser keeps at most 30 games)
@@ -145,20 +145,3 @@ async def seats_news(
     if stored:
         answers.update(await asyncio.to_thread(stored_all, store, stored, now))
     return [answers[ask] for ask in asks]
-
-
-class Askers:
-    """Requests per client address: ``burst`` at once, ``per_minute`` after that."""
-
-    def __init__(self, per_minute: float, burst: int) -> None:
-        self.per_minute, self.burst = per_minute, burst
-        self.buckets: dict[str, Bucket] = {}
-
-    def take(self, client: str) -> float:
-        """0 when ``client`` may ask now, else the seconds to wait."""
-        bucket = self.buckets.get(client)
-        if bucket is None:
-            if len(self.buckets) > 10_000:  # forget the addresses that are back to full
-                self.buckets = {k: b for k, b in self.buckets.items() if not b.full()}
-            bucket = self.buckets[client] = Bucket(self.per_minute / 60, self.burst)
-        return bucket.take()

@@ -110,6 +110,24 @@ class Bucket:
         return self.tokens + (time.monotonic() - self.checked) * self.rate >= self.burst
 
 
+class Allowance:
+    """Requests per client address: ``burst`` at once, ``per_minute`` after that (games made,
+    replays made, "my games" asked)."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.per_minute, self.burst = per_minute, burst
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, client: str) -> float:
+        """0 when ``client`` may ask now, else the seconds to wait."""
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            if len(self.buckets) > 10_000:  # forget the addresses that are back to full
+                self.buckets = {k: b for k, b in self.buckets.items() if not b.full()}
+            bucket = self.buckets[client] = Bucket(self.per_minute / 60, self.burst)
+        return bucket.take()
+
+
 class Full(Exception):
     """No room for one more game in memory: every game held has somebody connected."""
 
@@ -223,7 +241,7 @@ class Hub:
         self.computers = ComputerPool(self.settings.computer_threads)
         self._loading: dict[str, asyncio.Future[Room]] = {}  # games being rebuilt now
         self._missed: set[str] = set()  # … and told meanwhile that they advanced elsewhere
-        self._creators: dict[str, Bucket] = {}  # by client address
+        self._creators = Allowance(self.settings.create_per_minute, self.settings.create_burst)
         self._reaper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.draining = False
@@ -307,14 +325,7 @@ class Hub:
 
     def may_create(self, client: str) -> float:
         """Whether ``client`` (an address) may create a game now: 0, or the seconds to wait."""
-        bucket = self._creators.get(client)
-        if bucket is None:
-            if len(self._creators) > 10_000:  # forget the addresses that are back to full
-                self._creators = {k: b for k, b in self._creators.items() if not b.full()}
-            bucket = self._creators[client] = Bucket(
-                self.settings.create_per_minute / 60, self.settings.create_burst
-            )
-        return bucket.take()
+        return self._creators.take(client)
 
     async def summaries(self, game_ids: list[str]) -> list[Summary]:
         """What anybody may know of those of ``game_ids`` that exist, in their order: from
@@ -419,6 +430,12 @@ class Hub:
 
     # -- clocks and computer players ------------------------------------------------------
 
+    def standing_by(self, room: Room) -> bool:
+        """Whether another process made the game's last change (several serve it): that one
+        runs its clock, its automatic answers and its computer players; this one only
+        ``STAND_BY`` later, in case it is gone, and asks the store first. Never two at once."""
+        return self.fanout is not None and room.live.heard
+
     def wind(self, room: Room) -> None:
         """(Re)start the timer that hands the deciding person's seat to a computer player when
         their time runs out."""
@@ -426,10 +443,7 @@ class Hub:
             room.timer.cancel()
             room.timer = None
         deadline = room.live.deadline()
-        if deadline is not None and self.fanout is not None and room.live.heard:
-            # Several processes serve this game, and another one made the last change: that
-            # one hands the seat over at the deadline; this one only later, in case it is gone,
-            # and asks the store first (LiveGame.time_out). Never two at once.
+        if deadline is not None and self.standing_by(room):  # see LiveGame.time_out
             deadline += STAND_BY
         if deadline is not None and not room.closed:
             room.timer = asyncio.create_task(self._ring(room, room.live.state.move, deadline))
@@ -456,7 +470,7 @@ class Hub:
         if not forced or room.closed:
             return
         delay = self.settings.answer_after()
-        if self.fanout is not None and live.heard:
+        if self.standing_by(room):
             delay += STAND_BY
         room.answers = move
         room.answering = asyncio.create_task(self._answer(room, move, delay))
@@ -513,8 +527,7 @@ class Hub:
                 room = await self.room(game_id)
             except (StoreError, Full):  # gone, or no room now: the next look tries again
                 continue
-            # Where another process made the last change, it takes over; this one later.
-            late = self.fanout is not None and room.live.heard
+            late = self.standing_by(room)  # it takes over; this one later
             when = now - timedelta(seconds=STAND_BY) if late else now
             if await self.change(
                 room, functools.partial(LiveGame.overdue, store=self.store, now=when)
@@ -530,7 +543,7 @@ class Hub:
         the store's key, and one would have to rebuild."""
         if room.closed or room.computing is not None or not room.live.computer_to_act():
             return
-        if self.fanout is not None and room.live.heard:
+        if self.standing_by(room):
             room.computing = asyncio.create_task(self._stand_by(room))
         else:
             room.computing = asyncio.create_task(self._computers(room))

@@ -45,7 +45,7 @@ from apokalypse.wire.seat import Table
 from apokalypse.wire.talk import BadText, check_name
 
 from .edge import LARGER_BODIES
-from .hub import Bucket, Hub
+from .hub import Allowance, Hub
 from .store import StoreError
 
 MAX_UPLOAD = LARGER_BODIES["/api/replays"]  # bytes of a record file (a long game's: ~30 KB)
@@ -183,22 +183,17 @@ class Replays:
 
     hub: Hub
     made: OrderedDict[tuple[str, ...], bytes]
-    makers: dict[str, Bucket]
+    makers: Allowance
     building: asyncio.Semaphore
 
     @classmethod
     def of(cls, hub: Hub) -> Replays:
-        return cls(hub, OrderedDict(), {}, asyncio.Semaphore(BUILDS_AT_ONCE))
+        settings = hub.settings
+        makers = Allowance(settings.create_per_minute, settings.create_burst)
+        return cls(hub, OrderedDict(), makers, asyncio.Semaphore(BUILDS_AT_ONCE))
 
     def _may_make(self, client: str) -> None:
-        bucket = self.makers.get(client)
-        if bucket is None:
-            if len(self.makers) > 10_000:  # forget the addresses that are back to full
-                self.makers = {k: b for k, b in self.makers.items() if not b.full()}
-            settings = self.hub.settings
-            rate, burst = settings.create_per_minute / 60, settings.create_burst
-            bucket = self.makers[client] = Bucket(rate, burst)
-        wait = bucket.take()
+        wait = self.makers.take(client)
         if wait > 0:
             seconds = max(1, round(wait))
             detail = f"too many replays made from your address: try again in {seconds} s"
