@@ -1,6 +1,7 @@
 // The game page: one game, seen from one seat (the token in this page's address) or by a
 // spectator. It connects, keeps the link in "my games", and hands the state to the table of its
 // game. The token never leaves the address bar and this browser's storage.
+import { Brand, GAME_TITLE } from "../ui/Brand";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApokalypsePage } from "../apokalypse/ApokalypsePage";
 import { ApokerlypsePage } from "../apokerlypse/ApokerlypsePage";
@@ -21,7 +22,6 @@ import { useGame } from "./useGame";
 import { useTurnSignal } from "./useTurnSignal";
 import { useWhatHappened } from "./useWhatHappened";
 
-const GAME_TITLE: Record<GameName, string> = { apokalypse: "Apokalypse", apokerlypse: "Apokerlypse" };
 
 export function GamePage({ gameId, token }: { gameId: string; token: string | null }) {
   const [summary, setSummary] = useState<GameSummary | null>(null);
@@ -89,12 +89,7 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
     <SeenContext.Provider value={{ ...seen, turn }}>
     <div class={`page game-page game-${gameName}`}>
       <header class="topbar">
-        <a href="/" class="brand" id="home-link">
-          <span class="brand-mark" aria-hidden="true">
-            ✝
-          </span>
-          {GAME_TITLE[gameName]}
-        </a>
+        <Brand game={gameName} />
         {obs && isApokalypse(obs) ? (
           <span class="top-stat">
             {t("round")} <strong>{obs.round}</strong>

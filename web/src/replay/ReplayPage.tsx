@@ -1,6 +1,7 @@
 // The replay page: a finished game (/games/<id>/replay) or a record file opened here (/replay),
 // step by step from any seat's view or the spectator's, drawn by the same tables as a live game.
 // The address keeps the viewer and the step (?viewer=2&step=120), so a link shares that moment.
+import { Brand, GAME_TITLE } from "../ui/Brand";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApokalypsePage } from "../apokalypse/ApokalypsePage";
 import { ApokerlypsePage } from "../apokerlypse/ApokerlypsePage";
@@ -13,7 +14,6 @@ import { connectionAt, gather, type Replay, viewerParam } from "./frames";
 import { OpenRecord, type Opened } from "./OpenRecord";
 import "./replay.css";
 
-const GAME_TITLE: Record<GameName, string> = { apokalypse: "Apokalypse", apokerlypse: "Apokerlypse" };
 const MAX_FILE = 1 << 20; // the server takes a record file up to this size (server/edge.py)
 
 interface Asked {
@@ -154,12 +154,7 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
   return (
     <div class={`page game-page replay-page game-${gameName}`}>
       <header class="topbar">
-        <a href="/" class="brand" id="home-link">
-          <span class="brand-mark" aria-hidden="true">
-            ✝
-          </span>
-          {GAME_TITLE[gameName]}
-        </a>
+        <Brand game={gameName} />
         <span class="top-stat replay-badge">{t("replayTitle")}</span>
         {obs ? (
           <span class="top-stat" id="move" data-move={obs.move}>
