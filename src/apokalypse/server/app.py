@@ -59,7 +59,8 @@ from .games import (
     message,
     new_game,
 )
-from .hub import Allowance, Full, Hub
+from .hub import Full, Hub
+from .limits import Allowance
 from .metrics import Metrics
 from .ops import add_ops
 from .pages import add_pages

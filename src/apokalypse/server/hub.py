@@ -47,6 +47,7 @@ from .days import META as DAYS_META
 from .days import Now, utc_now
 from .fanout import Fanout
 from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_summary
+from .limits import Allowance, Bucket
 from .memory import TRIM
 from .metrics import Metrics
 from .settings import Settings
@@ -76,56 +77,6 @@ SWEEP_GAMES = 8  # … and how many of them one look takes over at most
 CLOSE_REASON = 123  # bytes: the longest close reason a WebSocket frame may carry
 
 log = logging.getLogger(__name__)
-
-
-class Bucket:
-    """A token bucket: ``burst`` at once, ``rate`` per second after that."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.checked = time.monotonic()
-
-    def _fill(self) -> None:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.rate)
-        self.checked = now
-
-    def take(self) -> float:
-        """Take one token: 0 when there was one, else the seconds until there is."""
-        self._fill()
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.rate if self.rate > 0 else float("inf")
-
-    def empty(self) -> bool:
-        self._fill()
-        return self.tokens < 1
-
-    def spend(self) -> None:
-        self.tokens -= 1
-
-    def full(self) -> bool:
-        return self.tokens + (time.monotonic() - self.checked) * self.rate >= self.burst
-
-
-class Allowance:
-    """Requests per client address: ``burst`` at once, ``per_minute`` after that (games made,
-    replays made, "my games" asked)."""
-
-    def __init__(self, per_minute: float, burst: int) -> None:
-        self.per_minute, self.burst = per_minute, burst
-        self.buckets: dict[str, Bucket] = {}
-
-    def take(self, client: str) -> float:
-        """0 when ``client`` may ask now, else the seconds to wait."""
-        bucket = self.buckets.get(client)
-        if bucket is None:
-            if len(self.buckets) > 10_000:  # forget the addresses that are back to full
-                self.buckets = {k: b for k, b in self.buckets.items() if not b.full()}
-            bucket = self.buckets[client] = Bucket(self.per_minute / 60, self.burst)
-        return bucket.take()
 
 
 class Full(Exception):

@@ -45,7 +45,8 @@ from apokalypse.wire.seat import Table
 from apokalypse.wire.talk import BadText, check_name
 
 from .edge import LARGER_BODIES
-from .hub import Allowance, Hub
+from .hub import Hub
+from .limits import Allowance
 from .store import StoreError
 
 MAX_UPLOAD = LARGER_BODIES["/api/replays"]  # bytes of a record file (a long game's: ~30 KB)

@@ -14,11 +14,11 @@ apart, so a player refused for a full table learns nothing of how much the spect
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from apokalypse.wire.talk import CHANNELS, HISTORY, Channel, TalkLine, may_read
 
+from .limits import Bucket
 from .store import Store, TalkRow
 
 MOST_LINES = 1000  # lines kept per channel of a game
@@ -78,18 +78,11 @@ class Listener:
 
     name: str | None = None
     heard: dict[Channel, int] = field(default_factory=lambda: dict.fromkeys(CHANNELS, 0))
-    said_at: float = field(default_factory=time.monotonic)
-    allowance: float = LINE_BURST
+    pace: Bucket = field(default_factory=lambda: Bucket(LINE_RATE, LINE_BURST))
 
     def may_say(self) -> bool:
-        """Whether this connection may say a line now (a token bucket); takes it if so."""
-        now = time.monotonic()
-        self.allowance = min(LINE_BURST, self.allowance + (now - self.said_at) * LINE_RATE)
-        self.said_at = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
+        """Whether this connection may say a line now; takes it if so."""
+        return self.pace.take() == 0
 
     def news(self, talk: GameTalk, seat: int | None, over: bool) -> list[TalkLine]:
         """The lines of ``talk`` this connection (of ``seat``) may read and was not sent yet,
