@@ -12,7 +12,6 @@ request, and requests per client address as the hub's ``may_ask`` allows.
 from __future__ import annotations
 
 import asyncio
-import hmac
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import NotRequired
@@ -24,7 +23,7 @@ from apokalypse.engine.record import GameRecord, replay
 from apokalypse.wire.seat import clock_view
 
 from .days import limit_of
-from .games import LiveGame, hash_token
+from .games import LiveGame, seat_in
 from .hub import Room
 from .store import Store
 
@@ -49,16 +48,6 @@ class SeatNews(TypedDict):
     move: NotRequired[int]  # the move its observation shows
     over: NotRequired[bool]
     error: NotRequired[str]
-
-
-def seat_in(meta: Mapping[str, object], token: str) -> int | None:
-    """The person's seat whose key ``token`` is (as :meth:`LiveGame.seat_of` checks it)."""
-    digest = hash_token(token)
-    stored = meta.get("token_sha256", [])
-    for seat, known in enumerate(stored if isinstance(stored, list) else []):
-        if isinstance(known, str) and hmac.compare_digest(known, digest):
-            return seat
-    return None
 
 
 def live_news(live: LiveGame, seat: int) -> SeatNews:

@@ -55,6 +55,17 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def seat_in(meta: Mapping[str, object], token: str) -> int | None:
+    """The person's seat whose key ``token`` is, by the game's stored meta (its keys' SHA-256);
+    None for any other."""
+    digest = hash_token(token)
+    stored = meta.get("token_sha256", [])
+    for seat, known in enumerate(stored if isinstance(stored, list) else []):
+        if isinstance(known, str) and hmac.compare_digest(known, digest):
+            return seat
+    return None
+
+
 def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Player]:
     """The computer players of a game's seats (every seat not ``human``), seeded from the game's
     seed and their seat, so a rebuilt game seats exactly the same players. Each is guarded
@@ -254,11 +265,7 @@ class LiveGame:
 
     def seat_of(self, token: str) -> int | None:
         """The human seat whose token this is; None for any other."""
-        digest = hash_token(token)
-        for seat, stored in enumerate(self.record.meta.get("token_sha256", [])):
-            if isinstance(stored, str) and hmac.compare_digest(stored, digest):
-                return seat
-        return None
+        return seat_in(self.record.meta, token)
 
     def public(self) -> Mapping[str, object]:
         """The spectator's observation now (what anybody may know), made once per move."""
