@@ -294,7 +294,8 @@ def test_a_flooding_connection_is_told_then_closed(server: Server) -> None:
     game_id, token = created["id"], created["seats"][0]["token"]
     seen: list[dict[str, Any]] = []
     with connect(server.ws(game_id, token), open_timeout=TIMEOUT) as ws:
-        state = receive(ws, seen)
+        # My decision: the computer, if it starts, has played up to it (nothing moves then).
+        state = decision(ws, seen, receive(ws, seen))
         stale = json.dumps({"action": "pass", "move": state["observation"]["move"] + 99})
         with pytest.raises(ConnectionClosed) as closed:
             # The server may close while the flood is still being sent: the refusals it sent
