@@ -30,7 +30,7 @@ RULES_TESTS := tests/apokalypse tests/apokerlypse tests/test_determinism.py test
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run play test lint typecheck pytest bench clean web compiled
+.PHONY: run play test lint typecheck pytest bench clean web compiled cards-reference
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -79,6 +79,11 @@ web: $(WEB_STAMP)
 $(WEB_STAMP): $(WEB_SOURCES)
 	cd web && npm ci --no-audit --no-fund && npm run build
 	touch $(WEB_STAMP)
+
+# The rules reference's list of Apokerlypse's cards and abilities, generated from the default
+# content (tests/apokerlypse/test_reference.py fails when it is stale).
+cards-reference: $(STAMP)
+	$(VENV)/bin/python -m apokalypse.i18n.apokerlypse.reference standard docs/rules/apokerlypse-cards.md
 
 bench: $(STAMP) $(COMPILED_STAMP)
 	$(VENV)/bin/apokalypse bench

@@ -125,7 +125,7 @@ def test_apokerlypse_game_over_names_the_player_and_the_round():
     ui = make_ui("apokerlypse", POKER.config_from_options(3, [], None).to_json(), "en")
     shown = draw(ui.result_view(over, names)) + ui.result_line(over, names)
     assert "a player has no chips left" not in shown
-    assert "p2 had no chips left after dealer round 4" in shown, shown
+    assert "p2 ran out of chips in dealer round 4" in shown, shown
     # Chips won back in the round's scoring: the event does not say who ran out.
     back = {**over, "chips": [20, 3, 16]}
     line = poker_text.render_view(Event("game-over", back).view(None), "en", names)
@@ -303,7 +303,7 @@ def test_a_game_left_before_any_action_leaves_no_save(tmp_path, answers):
 
 
 def test_apokerlypse_opening_shows_the_compulsory_payment(tmp_path):
-    run = play(tmp_path, "--game apokerlypse -p 3 --bots random --seed 3", "q\n")
+    run = play(tmp_path, "--game apokerlypse -V plain-content -p 3 --bots random --seed 3", "q\n")
     assert run.returncode == 0, run.stderr
     opening = run.stdout.split("p1 (you)>")[0]
     assert "p1 (you) pays 1 chip into the pot: phase 1 is compulsory" in opening, opening
@@ -322,7 +322,7 @@ def test_apokerlypse_explains_the_card_bonus():
 
 
 def test_action_chips_show_only_where_a_faction_has_an_ability():
-    for variants, shown in (([], False), (["example-content"], True)):
+    for variants, shown in ((["plain-content"], False), (["example-content"], True), ([], True)):
         state = POKER.new_game(POKER.config_from_options(3, variants, None), 3)
         ui = make_ui("apokerlypse", state.config.to_json(), "en")
         board = draw(ui.board(state.observation(0), seat_names(3, 0, "en")))

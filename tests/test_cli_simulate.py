@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from apokalypse.cli.simulate import parse_players, run_simulate
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import GameRecord
 from apokalypse.sim.runner import run_game
-from tests.conftest import cli
+from tests.conftest import cli, one_line_error
 
 
 def test_simulate_json_records_and_verified_replays(tmp_path):
@@ -221,6 +222,56 @@ def test_apokerlypse_content_file_reaches_the_records(tmp_path):
         assert _difference(record) is None
 
 
+def test_apokerlypse_content_by_packaged_name(tmp_path, capsys):
+    """KD-SETUP-1: ``--content NAME`` plays a packaged content as its file would; the names are
+    the game's own tuple (a newly packaged content is taken at once), read as the file's text."""
+    from apokalypse.cli.cards import read_cards
+    from apokalypse.games.apokerlypse.content import PACKAGED, packaged_text
+
+    for name in PACKAGED:
+        assert read_cards("apokerlypse", Path(name)) == packaged_text(name)
+    records = tmp_path / "r"
+    run = cli(
+        *("simulate", "-g", "apokerlypse", "-n", "3", "--players", "2-4", "--json"),
+        *("--content", "example", "--records", str(records), "--seed", "7"),
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["deck"] == "example" and data["games"] == 3 and data["errors"] == 0
+    files = sorted(records.glob("*.json"))
+    for path in files:
+        record = GameRecord.load(path)
+        assert record.config["content"] == packaged_text("example")
+        assert _difference(record) is None
+    check = cli("replay", str(files[0]), "--verify")
+    assert check.returncode == 0, check.stderr
+    # the same games as the example-content variant: only the way the content is named differs
+    by_variant = summary(capsys, game="apokerlypse", games=3, seed=7, variants=["example-content"])
+    assert by_variant["bots"] == data["bots"] and by_variant["rounds"] == data["rounds"]
+
+
+def test_content_name_neither_packaged_nor_a_file_is_one_line(tmp_path):
+    from apokalypse.games.apokerlypse.content import PACKAGED
+
+    for command in (["simulate", "-n", "1"], ["play", "--bots", "random"]):
+        run = cli(*command, "-g", "apokerlypse", "--content", "standrd", cwd=tmp_path)
+        stderr = one_line_error(run)
+        assert "--content 'standrd': neither a packaged content" in stderr
+        assert f"({', '.join(PACKAGED)})" in stderr
+    # a game without packaged decks reads a path, as before
+    stderr = one_line_error(cli("simulate", "-n", "1", "--deck", "example", cwd=tmp_path))
+    assert "--deck 'example': cannot read it" in stderr
+
+
+def test_play_takes_a_packaged_content_by_name():
+    from apokalypse.cli.play import _new
+    from apokalypse.games.apokerlypse.content import packaged_text
+
+    state, record = _new("apokerlypse", 3, 5, Path("example"), [])
+    assert record.config["content"] == packaged_text("example")
+    assert state.observation(0)["content"] == "example"  # the name the file gives itself
+
+
 def test_apokerlypse_table_output():
     run = cli("simulate", "--game", "apokerlypse", "-n", "2", "--players", "2")
     assert run.returncode == 0, run.stderr
@@ -236,7 +287,7 @@ def test_apokerlypse_table_output():
         (["--players", "1-3"], "K-SETUP-1"),
         (["--bots", "random,minimax"], "unknown bot 'minimax' for apokerlypse"),
         (["--variant", "good-team"], "unknown Apokerlypse variant"),
-        (["--deck", "/no/such/file.toml"], "cannot read"),
+        (["--deck", "/no/such/file.toml"], "nor a readable file (No such file"),
     ],
 )
 def test_apokerlypse_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
@@ -253,7 +304,7 @@ def test_bad_content_file_and_unknown_game_are_one_line(tmp_path):
     bad.write_text('[card.7c]\ntiming = "soon"\nkind = "gain"\namount = 1\n')
     for args, words in (
         (["-g", "apokerlypse", "--deck", str(bad)], "card '7c': field 'timing'"),
-        (["-g", "apokerlypse", "--deck", str(bad), "-V", "example-content"], "either"),
+        (["-g", "apokerlypse", "--deck", str(bad), "-V", "example-content"], "give one content"),
         (["--game", "chess"], "unknown game 'chess'"),
         (["--players", "7"], "R-SETUP-1: Apokalypse is for 2–6 players"),
     ):
@@ -283,3 +334,30 @@ def test_parse_players_for_a_game():
         parse_players("2-5", get_game("apokerlypse"))
     with pytest.raises(ConfigError, match="R-SETUP-1"):
         parse_players("1", get_game("apokalypse"))
+
+
+def test_apokerlypse_summary_counts_factions_as_the_report_does(tmp_path):
+    """K-SETUP-1: the --json summary's faction win rates per player count, without --out, are
+    the report's of the same games written with --out."""
+    from apokalypse.sim.report import build, load
+
+    args = (
+        *("simulate", "-g", "apokerlypse", "-n", "12", "--players", "2-4", "--json"),
+        *("--bots", "medium", "--content", "example", "--seed", "1000000"),
+    )
+    run = cli(*args)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    out = tmp_path / "run"
+    assert cli(*args, "--out", str(out)).returncode == 0
+    rows = next(s for s in build(load(out)).sections if s.anchor == "factions").tables[0].rows
+    for n, count in data["by_players"].items():
+        assert count["games"] == 4 and count["fair_share"] == round(1 / int(n), 4)
+        assert sum(f["seats"] for f in count["factions"].values()) == 4 * int(n)
+        for faction, figures in count["factions"].items():
+            row = next(r for r in rows if r[0] == n and r[1].endswith(f" {faction}"))
+            assert row[2] == str(figures["seats"])
+            assert row[3].startswith(f"{100 * figures['win_rate']:.1f} %")
+        assert 0 <= count["rounds_4_12"] <= 1
+    won = sum(f["wins"] for c in data["by_players"].values() for f in c["factions"].values())
+    assert won == sum(b["wins"] for b in data["bots"].values())

@@ -14,6 +14,7 @@ import pytest
 from apokalypse.bots import make_bot
 from apokalypse.bots.apokalypse.evaluate import evaluate as apokalypse_value
 from apokalypse.bots.apokerlypse.evaluate import evaluate as apokerlypse_value
+from apokalypse.bots.base import BaseBot
 from apokalypse.bots.ismcts import Evaluation, ISMCTSPlayer, Node
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import Event
@@ -301,6 +302,59 @@ def test_the_beliefs_hook_redraws_every_world_and_penalises_at_the_root() -> Non
     assert plain.last is not None and plain.last.belief is None
 
 
+class Stubborn(BaseBot):
+    """An anchor that always says "right" (a rule of thumb the search may overrule)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, observation: Any, legal: Sequence[str]) -> str:
+        return "right"
+
+
+def _answering(card: int | None) -> Callable[[Rng], Any]:
+    """Peek worlds where seat 0 answers, with the hidden card ``card`` (None: either)."""
+
+    def sample(rng: Rng) -> Any:
+        world = Peek(card=rng.below(2) if card is None else card)
+        world.moves.append("x")
+        return world
+
+    return sample
+
+
+def anchored(margin: Any) -> ISMCTSPlayer:
+    return ISMCTSPlayer(
+        5,
+        iterations=40,
+        rollout_depth=None,
+        evaluate=_peek_value,
+        fallback=Stubborn,
+        anchor_margin=margin,
+    )
+
+
+def test_the_anchor_stands_unless_the_search_sees_a_clearly_better_action() -> None:
+    """With card 0 in every world "left" wins for sure (value 1 against 0): the search
+    overrules the anchor's "right" when the margin is smaller than that gain, not when it is
+    1; where the worlds cannot tell the two apart (either card, about 0.5 each), a small margin
+    keeps the anchor's choice. A margin given per decision reads the observation."""
+    for margin, worlds, chosen in (
+        (0.5, _answering(0), "left"),
+        (1.0, _answering(0), "right"),
+        (0.2, _answering(None), "right"),
+        (lambda obs: obs["margin"], _answering(0), "left"),
+    ):
+        player = anchored(margin)
+        assert player.choose_in({"seat": 0, "margin": 0.3}, ["left", "right"], worlds) == chosen
+        last = player.last
+        assert last is not None and last.anchor == "right" and last.chosen == chosen
+        assert last.candidates[0].action == chosen  # the chosen one leads the explanation
+    plain = ISMCTSPlayer(5, iterations=40, rollout_depth=None, evaluate=_peek_value)
+    plain.choose_in({"seat": 0}, ["left", "right"], _answering(0))
+    assert plain.last is not None and plain.last.anchor is None
+
+
 # --- bad input ---------------------------------------------------------------------------------
 
 
@@ -317,6 +371,8 @@ def test_the_beliefs_hook_redraws_every_world_and_penalises_at_the_root() -> Non
         ({"seconds": float("nan")}, "seconds must be"),
         ({"iterations": 10, "exploration": -1}, "exploration"),
         ({"iterations": 10, "rollout_depth": -1}, "rollout depth"),
+        ({"iterations": 10, "anchor_margin": 0.1}, "anchor margin"),
+        ({"iterations": 10, "anchor_margin": 2.0, "fallback": Stubborn}, "anchor margin"),
     ],
 )
 def test_a_bad_budget_is_one_clear_line(budget: dict[str, Any], message: str) -> None:

@@ -1,4 +1,4 @@
-"""Difficulty levels (``bots/levels.py``) and explicit budgets: the four levels of both games,
+"""Difficulty levels (``bots/levels.py``) and explicit budgets: the levels of both games,
 what each is built from, budgets on the command line, and one-line refusals of bad ones."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from apokalypse.bots.levels import (
     EXPERT_ITERATIONS,
     HARD_ITERATIONS,
     LEVELS,
+    MASTER_ITERATIONS,
     Budget,
     Sloppy,
     parse_budget,
@@ -55,18 +56,26 @@ def test_searching_levels_ask_the_games_factory_for_their_budget(game, monkeypat
     expert = make_bot("expert", 1, game)
     budget = make_bot("ismcts:500", 1, game)
     timed = make_bot("ISMCTS:0.25s", 1, game)
-    assert (hard.name, expert.name, budget.name, timed.name) == (
+    master = make_bot("master", 1, game)
+    master_budget = make_bot("master:0.5s", 1, game)
+    assert (hard.name, expert.name, budget.name, timed.name, master.name, master_budget.name) == (
         "hard",
         "expert",
         "ismcts:500",
         "ismcts:0.25s",
+        "master",
+        "master:0.5s",
     )
-    hard_call, expert_call, budget_call, timed_call = recorder.calls
-    assert hard_call == {"iterations": HARD_ITERATIONS, "seconds": None, "beliefs": False}
-    if game == "apokalypse":  # ethos beliefs: Apokalypse's hidden ethos
-        assert expert_call == {"iterations": EXPERT_ITERATIONS, "seconds": None, "beliefs": True}
-    else:  # no ethos: the game's own default
-        assert expert_call == {"iterations": EXPERT_ITERATIONS, "seconds": None}
+    hard_call, expert_call, budget_call, timed_call, master_call, master_budget_call = (
+        recorder.calls
+    )
+    beliefs = {"beliefs": True} if game == "apokalypse" else {}  # the game's hidden ethos
+    assert master_call == {
+        "iterations": MASTER_ITERATIONS, "seconds": None, "learned": True, **beliefs
+    }  # fmt: skip
+    assert master_budget_call == {"iterations": None, "seconds": 0.5, "learned": True, **beliefs}
+    assert hard_call == {"iterations": HARD_ITERATIONS, "seconds": None, **beliefs}
+    assert expert_call == {"iterations": EXPERT_ITERATIONS, "seconds": None, **beliefs}
     assert budget_call == {"iterations": 500, "seconds": None}
     assert timed_call == {"iterations": None, "seconds": 0.25}
 

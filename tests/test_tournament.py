@@ -133,6 +133,25 @@ def test_beliefs_mode_reports_the_mean_ratio(tmp_path):
         assert low <= data["mean_ratio"] <= high
 
 
+def test_apokerlypse_content_reaches_the_games(tmp_path):
+    """KD-SETUP-1: --content plays a tournament's games with that content (a packaged name or a
+    file); the example content's effects change the games the plain one plays."""
+    from apokalypse.cli.tournament import play
+    from apokalypse.games.apokerlypse.content import packaged_text
+
+    data = report(tmp_path, "--game", "apokerlypse", "--players", "2", "--games", "2",
+                  "--content", "example")  # fmt: skip
+    assert data["deck"] == "example" and data["games"] == 2 and not data["errors"]
+    plain = pairings("apokerlypse", ["heuristic", "random"], 3, 8, 40)
+    example = pairings("apokerlypse", ["heuristic", "random"], 3, 8, 40, packaged_text("example"))
+    assert {p.cards for p in example} == {packaged_text("example")}
+    outcomes = [(play(a), play(b)) for a, b in zip(plain, example, strict=True)]
+    assert all(a.error is None and b.error is None for a, b in outcomes)
+    assert any(a.moves != b.moves for a, b in outcomes)
+    bad = tournament("--game", "apokerlypse", "--content", "standrd")
+    assert bad.returncode == 2 and "neither a packaged content" in bad.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -61,8 +61,10 @@ def test_the_schema_names_its_version_and_its_messages(name: str):
     assert document["version"] == WIRE_VERSION and document["game"] == name
     assert set(document["properties"]) == {
         *("observation", "event", "action"),  # the parts
-        *("client", "state", "refused", "talk"),  # the messages
+        *("client", "state", "refused", "why", "talk", "advice"),  # the messages
+        "rules",  # the rules help (GET /api/rules/{game})
     }
+    assert {"Rulebook", "Section", "Paragraph", "Items", "CardHelp"} <= set(document["$defs"])
     observation = document["$defs"]["Observation"]
     assert {"seat", "players", "move", "to_act", "decision"} <= set(observation["properties"])
     state = document["$defs"]["StateMessage"]

@@ -299,6 +299,37 @@ def test_r_setup_1_player_count_and_reduced_decks(players: int, b: int, k: int) 
     assert (metal, church) == ((4, 4) if players <= 3 else (6, 6))
 
 
+def _music(players: int, variants: tuple[str, ...] = ()) -> tuple[int, int, int, int]:
+    """(B deck size, K deck size, Heavy Metal in the B deck, Church Music in the K deck) of a
+    new game, counted from the cards the game was dealt from."""
+    s = new(players, variants=variants)
+    metal = sum(1 for c in s.table.b_cards if s.table.kind[c].role == METAL)
+    church = sum(1 for c in s.table.k_cards if s.table.kind[c].role == CHURCH)
+    assert len(all_cards(s)) == len(s.table.b_cards) + len(s.table.k_cards) + 6 + 12
+    return len(s.table.b_cards), len(s.table.k_cards), metal, church
+
+
+def test_r_setup_1_two_or_three_players_remove_two_heavy_metal_and_two_church_music_2009() -> None:
+    """R-SETUP-1 (2009, III.A): with 2–3 players the asterisk cards leave, and two Heavy Metal
+    from the B deck and two Church Music from the K deck besides; with 4 all stay."""
+    assert _music(2) == _music(3) == (40, 42, 4, 4)
+    assert _music(4) == (60, 63, 6, 6)
+
+
+def test_v_edition_2008_keeps_music_with_2_or_3_players() -> None:
+    """V-EDITION-2008 (2008, III.A): the 2008 set-up removes only the asterisk cards, so the two
+    Heavy Metal and two Church Music the 2009 rules take out stay; with 4 players nothing
+    changes."""
+    edition = ("V-EDITION-2008",)
+    assert _music(2, edition) == _music(3, edition) == (42, 44, 6, 6)
+    assert _music(4, edition) == _music(4) == (60, 63, 6, 6)
+    for players in (2, 3):  # the asterisk cards still leave, as in 2009
+        assert _music(players, edition)[:2] == (_music(players)[0] + 2, _music(players)[1] + 2)
+    assert Config(3, frozenset({variant_id("edition-2008")})).card_table() is card_table(
+        default_deck_text(), True, True
+    )
+
+
 def test_r_setup_2_displays_start_with_the_basic_populaces_only() -> None:
     s = new(5, seed=3)
     assert all(r == [] for rows in s.displays for r in rows)

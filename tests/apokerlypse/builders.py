@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import GAME, Config, State, parse_action
-from apokalypse.games.apokerlypse.cards import DECK_SIZE, parse_card
+from apokalypse.games.apokerlypse.cards import DECK_SIZE, FACTIONS, parse_card
 from apokalypse.games.apokerlypse.config import TableName
 from apokalypse.games.apokerlypse.flow import advance, reset_round
 from apokalypse.games.apokerlypse.pending import DRAW_1, Flow
@@ -24,8 +24,13 @@ def new(
     content: str = "plain",
     table: TableName = "full",
     bonus_cap: bool = False,
+    factions: Sequence[str] = (),
 ) -> State:
-    return GAME.new_game(Config(players, table, bonus_cap, content), seed)
+    """A new game; ``factions`` (names, one per seat) replaces the factions the seed dealt."""
+    s = GAME.new_game(Config(players, table, bonus_cap, content), seed)
+    if factions:
+        s.factions = tuple(FACTIONS.index(f) for f in factions)
+    return s
 
 
 def cards(*texts: str) -> list[int]:

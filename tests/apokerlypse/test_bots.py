@@ -13,12 +13,13 @@ from apokalypse.bots.apokalypse.heuristic import HeuristicBot
 from apokalypse.bots.apokerlypse import view as bot_view
 from apokalypse.bots.apokerlypse.hands import Table, field, plain
 from apokalypse.bots.apokerlypse.heuristic import HeuristicBot as ApokerlypseHeuristicBot
+from apokalypse.bots.levels import LADDER
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import Match, play_out
 from apokalypse.engine.registry import game_names
 from apokalypse.games.apokerlypse import GAME as RULES
 from apokalypse.games.apokerlypse import Action, Config, State
-from apokalypse.games.apokerlypse.cards import FACTIONS, parse_card
+from apokalypse.games.apokerlypse.cards import parse_card
 from apokalypse.games.apokerlypse.content import load_content
 from tests.apokerlypse.builders import (
     act,
@@ -51,9 +52,13 @@ def until(s: State, seat: int, wanted: str) -> None:
 
 
 def example(players: int = 2, factions: Sequence[str] = ()) -> State:
-    s = new(players, content="example")
+    return seated("example", players, factions)
+
+
+def seated(content: str, players: int, factions: Sequence[str]) -> State:
+    """A game of ``content`` with the factions named, each with two action chips."""
+    s = new(players, content=content, factions=factions)
     if factions:
-        s.factions = tuple(FACTIONS.index(f) for f in factions)
         s.action_chips = [2] * players
     return s
 
@@ -62,7 +67,7 @@ def example(players: int = 2, factions: Sequence[str] = ()) -> State:
 
 
 def test_make_bot_knows_the_names_per_game():
-    assert bot_names(GAME) == ["easy", "expert", "hard", "heuristic", "ismcts", "medium", "random"]
+    assert bot_names(GAME) == sorted(["random", "heuristic", "ismcts", *LADDER])
     assert isinstance(make_bot(" Heuristic ", 1, GAME), ApokerlypseHeuristicBot)
     assert isinstance(make_bot("heuristic", 1, "apokalypse"), HeuristicBot)  # each its own
     for game in game_names():  # the random player plays every game
@@ -205,9 +210,9 @@ def test_blocks_a_multiplier_that_would_beat_it():
     """p2's Warlord (Jc, ×2 at the final scoring) lifts a pair of jacks (6) past p1's locked
     pair of sevens (7); p1 holds the Barricade (7h, block)."""
     s = example(factions=("military", "plunderers"))
-    s.action_chips = [0, 0]  # no abilities: the scoring turns have nothing optional
     p1, p2 = ["7h", "7c", "Ts", "9s", "8s"], ["Jc", "Js", "4c", "5s", "6h"]
     deal_round(s, {0: p1, 1: p2}, draws=["Ac", "Ad", "As", "Kc"])
+    s.action_chips = [0, 0]  # no abilities: the scoring turns have nothing optional
     until(s, 0, "block-window")
     assert s.observation(0)["effect"] == {"seat": 1, "card": "Jc", "kind": "multiplier"}
     assert str(ask(s)) == "block 7h"
@@ -216,9 +221,9 @@ def test_blocks_a_multiplier_that_would_beat_it():
 def test_lets_a_harmless_effect_through():
     """Kh (Soup kitchen: everybody gains a chip) is no reason to spend the block."""
     s = example(factions=("military", "plunderers"))
-    s.action_chips = [0, 0]
     p1, p2 = ["7h", "7c", "Ts", "9s", "8s"], ["Kh", "Js", "4c", "5s", "6h"]
     deal_round(s, {0: p1, 1: p2}, draws=["Ac", "Ad", "As", "Kc"])
+    s.action_chips = [0, 0]  # after the deal: chips come back each round (KD-SCORE-2)
     until(s, 0, "block-window")
     assert str(ask(s)) == "allow"
 
@@ -245,8 +250,8 @@ def test_the_better_structure_change_resolves_first():
     """9h (set-rank T) makes three tens (13); 8d (category up) only two pair (9). One
     structure change counts (K-SCORE-4): the bot resolves 9h first."""
     s = example(factions=("military", "plunderers"))
-    s.action_chips = [0, 0]
     deal_round(s, {1: ["9h", "Ts", "Td", "4c", "8d"], 0: JUNK}, draws=["Ac", "Ad", "As", "Kc"])
+    s.action_chips = [0, 0]  # after the deal: chips come back each round (KD-SCORE-2)
     until(s, 1, "scoring")
     assert {str(a) for a in s.legal_actions()} == {"use 8d", "use 9h"}
     assert str(ask(s)) == "use 9h"
@@ -287,3 +292,117 @@ def test_heuristic_clearly_beats_random():
     rand = sum(chips["random"]) / len(chips["random"])
     assert heuristic > rand + 8, (heuristic, rand)
     assert wins["heuristic"] > 3 * wins["random"] + 10, wins
+
+
+# --- steal and shield (KD-EFFECT-1/2), abilities every round (KD-SCORE-2) -----------------------
+
+# The standard content's cards without an any-time effect (final or discard timing): a hand of
+# them leaves the faction ability and the card under test as the only effects to use now.
+QUIET = ["4s", "6h", "9c", "Ts", "6c"]
+QUIET_DRAWS = ["Jd", "9h", "Kc", "Jh"]
+
+
+def standard(players: int = 2, factions: Sequence[str] = ()) -> State:
+    return seated("standard", players, factions)
+
+
+def test_the_shield_ability_is_raised_at_the_first_decision_of_the_round():
+    """KD-EFFECT-2, KD-SCORE-2: the Military shield guards the whole round and its chip comes
+    back at the end of it, so it goes up at once, and once only."""
+    s = standard(factions=("military", "civilians"))
+    deal_round(s, {0: QUIET}, draws=QUIET_DRAWS)
+    until(s, 0, "discard")
+    assert str(ask(s)) == "ability"
+    act(s, "ability")
+    until(s, 0, "discard")
+    assert s.observation(0)["modifiers"][0]["shielded"]
+    assert ask(s).verb == "discard"
+
+
+def test_a_shield_card_goes_up_early_and_waits_while_a_shield_is_up():
+    """KD-EFFECT-2: 5s (Gas mask, any time) is raised before the money is decided; a seat
+    already shielded this round keeps it."""
+    for shielded, expected in ((False, "use 5s"), (True, "discard")):
+        s = standard(factions=("civilians", "plunderers"))
+        deal_round(s, {0: ["5s", *QUIET[1:]]}, draws=QUIET_DRAWS)
+        s.action_chips = [0, 0]  # no abilities left this round
+        s.mods[0] = s.mods[0]._replace(shielded=shielded)
+        until(s, 0, "discard")
+        assert str(ask(s)).startswith(expected), shielded
+
+
+def test_an_any_time_steal_is_used_at_once_and_takes_from_the_chip_leader():
+    """KD-EFFECT-1: 4d (Pickpocket, steal 1) is chips now; the chip goes from the leader."""
+    s = standard(3, factions=("military", "plunderers", "civilians"))
+    deal_round(s, {1: ["4d", *QUIET[1:]]}, draws=[*QUIET_DRAWS, "4s", "Js"],
+               chips=[6, 10, 20])  # fmt: skip
+    s.action_chips = [0, 0, 0]  # no abilities this round
+    until(s, 1, "discard")
+    assert str(ask(s)) == "use 4d"
+    act(s, "use 4d")
+    until(s, 1, "choose-target")
+    assert str(ask(s)) == "target p3"
+
+
+def test_a_leader_steals_the_last_chip_where_it_ends_the_game():
+    """K-END-1 with KD-EFFECT-1: taking a player's last chip ends the game after the round,
+    the stealing seat ahead."""
+    s = standard(3, factions=("military", "plunderers", "civilians"))
+    deal_round(s, {1: ["4d", *QUIET[1:]]}, draws=[*QUIET_DRAWS, "4s", "Js"],
+               chips=[3, 20, 10], round=2)  # fmt: skip
+    s.action_chips = [0, 0, 0]
+    until(s, 1, "discard")
+    act(s, "use 4d")
+    until(s, 1, "choose-target")
+    assert s.observation(1)["chips"][0] == 1  # after paying the round's cost
+    assert str(ask(s)) == "target p1"
+
+
+def test_a_steal_card_waits_while_every_other_player_is_shielded():
+    """KD-EFFECT-2: a card's steal passes a shielded player by; with nobody to take from, the
+    card is kept for later instead of spent."""
+    s = standard(factions=("civilians", "military"))
+    deal_round(s, {0: ["4d", *QUIET[1:]]}, draws=QUIET_DRAWS)
+    s.action_chips = [0, 0]
+    s.mods[1] = s.mods[1]._replace(shielded=True)
+    until(s, 0, "discard")
+    assert s.observation(0)["modifiers"][1]["shielded"]
+    assert ask(s).verb == "discard"
+
+
+# --- the searching player ----------------------------------------------------------------------
+
+
+def searched(s: State, spec: str = "hard:40") -> tuple[Action, Any]:
+    """The searching player's answer for the seat on turn (a small budget: the machinery,
+    not the strength), with its explanation."""
+    player: Any = make_bot(spec, 3, GAME)
+    match: Match[Action, Any] = Match(s, {s.to_act: player})
+    match.start()
+    action: Action = match.ask()
+    assert action in s.legal_actions()
+    return action, player.last
+
+
+def test_the_searching_player_pays_and_drops_as_the_heuristic_does():
+    """Before the final scoring the heuristic's odds decide (the search's sampled hands are
+    not the best the others kept): a junk hand drops, four nines take part."""
+    for hand, expected in ((JUNK, "drop"), (QUADS, "pay")):
+        s = new(2)
+        deal_round(s, {1: hand, 0: ["Ts", "Th", "Jd", "Qc", "Kh"]}, draws=["Kc", "Ks", "Ad", "As"])
+        until(s, 1, "participate")
+        action, why = searched(s)
+        assert str(action) == expected and why.anchor == expected, hand
+        assert why.iterations == 40
+
+
+def test_the_searching_player_finds_the_better_structure_change_in_the_scoring():
+    """In the final scoring every hand is face up and the search decides: 9h (three tens)
+    before 8d (two pair), as K-SCORE-4 lets only one structure change count."""
+    s = example(factions=("military", "plunderers"))
+    deal_round(s, {1: ["9h", "Ts", "Td", "4c", "8d"], 0: JUNK}, draws=["Ac", "Ad", "As", "Kc"])
+    s.action_chips = [0, 0]
+    until(s, 1, "scoring")
+    action, why = searched(s, "hard:200")
+    assert str(action) == "use 9h"
+    assert max(why.candidates, key=lambda c: c.visits).action == "use 9h"  # the search's own

@@ -27,7 +27,11 @@ def p1_discards(path: Path) -> int:
 
 
 def test_whole_game_against_random_bots(tmp_path):
-    run = play(tmp_path, f"{POKER} -p 3 --bots random --seed 5 --save game.json", ALWAYS_FIRST)
+    run = play(
+        tmp_path,
+        f"{POKER} -V plain-content -p 3 --bots random --seed 5 --save game.json",
+        ALWAYS_FIRST,
+    )
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert out.startswith("Apokerlypse — 3 players.")
@@ -68,7 +72,9 @@ def test_eof_saves_and_resume_reads_the_game_from_the_record(tmp_path):
 
 def test_bad_input_is_explained_and_answers_can_be_chained(tmp_path):
     answers = "99\nfoo\npay\nuse 7h\nhelp\n1;1\n"
-    run = play(tmp_path, f"{POKER} -p 2 --bots random --seed 2 --save game.json", answers)
+    run = play(
+        tmp_path, f"{POKER} -V plain-content -p 2 --bots random --seed 2 --save game.json", answers
+    )
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "There is no choice 99" in out
@@ -80,7 +86,11 @@ def test_bad_input_is_explained_and_answers_can_be_chained(tmp_path):
 
 
 def test_german_text(tmp_path):
-    run = play(tmp_path, f"{POKER} -p 2 --bots random --seed 4 --lang de --save spiel.json", "1\n")
+    run = play(
+        tmp_path,
+        f"{POKER} -V plain-content -p 2 --bots random --seed 4 --lang de --save spiel.json",
+        "1\n",
+    )
     assert run.returncode == 0, run.stderr
     out = run.stdout
     for word in ("Geberrunde 1 beginnt", "Ressourcen-Chips", "Abwurfstapel", "Kartenbonus"):
@@ -135,7 +145,7 @@ def test_bad_arguments_are_one_line_errors(tmp_path):
         ("--content broken.toml", "not valid TOML"),
         ("--content missing.toml", "No such file"),
         ("--variant nosuch", "unknown Apokerlypse variant(s) nosuch"),
-        ("--content bad.toml -V example-content", "either a content file or"),
+        ("--content bad.toml -V example-content", "give one content: a content file"),
     ):
         error = one_line_error(play(tmp_path, f"{POKER} --bots random {args}"))
         assert message in error, (args, error)

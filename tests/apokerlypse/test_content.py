@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apokalypse.engine.errors import ConfigError, DataFileError
+from apokalypse.engine.registry import get_game
 from apokalypse.games.apokerlypse import Config
 from apokalypse.games.apokerlypse.cards import FACTIONS, parse_card
 from apokalypse.games.apokerlypse.content import (
@@ -18,14 +19,39 @@ from apokalypse.games.apokerlypse.content import (
 from tests.apokerlypse.builders import content_with, new
 
 
-def test_kd_setup_1_plain_content_is_the_default_and_has_no_effects() -> None:
-    """KD-SETUP-1: the default content is the plain game: no card effects, no abilities."""
-    assert Config().content == "plain"
+def test_kd_setup_1_the_standard_content_is_the_default_52_distinct_effects_4_abilities() -> None:
+    """KD-SETUP-1: the default content is the project's own design, marked as such: every one of
+    the 52 cards has an effect, no two the same, and every faction an ability; the engine's
+    limits hold (a block answers at any time; an ability is timed any or final)."""
+    assert Config().content == "standard"
+    text = packaged_text("standard")
+    assert "THIS PROJECT'S OWN DESIGN" in text.split("[content]")[0]
+    standard = load_content("standard")
+    effects = [e for e in standard.effects if e is not None]
+    assert len(effects) == 52
+    assert len({(e.kind, e.timing, tuple(sorted(e.params().items()))) for e in effects}) == 52
+    assert len({e.name for e in effects}) == 52 and all(e.name for e in effects)
+    assert all(e.timing == "any" for e in effects if e.kind == "block")
+    assert all(
+        f.ability is not None and f.ability.timing in ("any", "final") for f in standard.factions
+    )
+    assert [f.name for f in standard.factions] == ["Military", "Civilians", "Plunderers", "Zombies"]
+    assert [f.action_chips for f in standard.factions] == [(1, 2, 2)] * 4  # K-SETUP-2
+
+
+def test_kd_setup_1_plain_content_has_no_effects() -> None:
+    """KD-SETUP-1: the plain game (variant plain-content): no card effects, no abilities."""
     plain = load_content("plain")
     assert all(e is None for e in plain.effects)
     assert all(f.ability is None for f in plain.factions)
     assert not plain.has_blocks
     assert [f.action_chips for f in plain.factions] == [(1, 2, 2)] * 4
+    game = get_game("apokerlypse")
+    assert game.config_from_options(2, ["plain-content"], None).content == "plain"
+    assert game.config_from_options(2, ["example-content"], None).content == "example"
+    assert game.config_from_options(2, [], None).content == "standard"
+    with pytest.raises(ConfigError, match="give one content"):
+        game.config_from_options(2, ["plain-content", "example-content"], None)
 
 
 def test_kd_setup_1_example_content_is_marked_and_exercises_every_kind() -> None:

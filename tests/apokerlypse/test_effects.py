@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import State
-from apokalypse.games.apokerlypse.cards import FACTIONS
 from tests.apokerlypse.builders import (
     act,
     all_cards,
@@ -27,10 +26,7 @@ PLAIN_DRAWS = ["8s", "8h", "8c", "9s"]
 
 
 def example(players: int = 2, factions: Sequence[str] = ()) -> State:
-    s = new(players, content="example")
-    if factions:
-        s.factions = tuple(FACTIONS.index(f) for f in factions)
-    return s
+    return new(players, content="example", factions=factions)
 
 
 def through(s: State, discards: Sequence[str]) -> list[Event]:

@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
+
+from apokalypse.cli.ui import make_ui
+from apokalypse.games.apokerlypse import State
 from tests.apokerlypse.builders import (
     act,
     all_cards,
@@ -17,6 +23,37 @@ from tests.apokerlypse.builders import (
 
 ROYAL = ["As", "Ks", "Qs", "Js", "Ts"]
 LOW = ["2c", "3d", "4h", "5s", "7c"]
+
+
+def _won_back() -> State:
+    """Seat 0 runs out of chips in round 1 and wins chips back in its scoring (K-END-1)."""
+    s = new(2)
+    deal_round(s, {0: ROYAL, 1: LOW}, draws=["2d", "3h", "2h", "3s"], chips=[1, 23])
+    act(s, "discard 2d", "discard 3h", "discard 2h", "discard 3s")
+    finish_round(s)
+    return s
+
+
+def test_k_end_1_the_end_names_who_ran_out_even_with_chips_won_back() -> None:
+    """K-END-1: the game's end says who ran out of chips, like the game-over event, although
+    they won chips back: the observation (the page, the terminal) carries them; the record's
+    result stays as it was."""
+    s = _won_back()
+    assert s.result is not None and s.result.chips == (3, 21)
+    assert "broke" not in s.result.to_json()  # records unchanged
+    for viewer in (None, 0, 1):
+        assert s.observation(viewer)["result"]["broke"] == [0]
+    names = ["Anna", "Ben"]
+    for lang, said in (
+        ("en", "Anna ran out of chips in dealer round 1"),
+        ("de", "in Geberrunde 1 keine Chips mehr: Anna"),
+    ):
+        ui = make_ui("apokerlypse", s.config.to_json(), lang)
+        out = io.StringIO()
+        Console(width=120, file=out, color_system=None).print(
+            ui.result_view(s.observation(None)["result"], names)
+        )
+        assert said in " ".join(out.getvalue().split()), out.getvalue()
 
 
 def test_k_end_1_the_game_ends_after_the_round_in_which_a_player_runs_out() -> None:

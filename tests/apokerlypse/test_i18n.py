@@ -44,6 +44,9 @@ POKER_SAMPLES = [
     Event("pot", {"winners": [0, 2], "total": 9, "pot": 7, "share": 3, "remainder": 1}),
     Event("structure", {"seat": 1, "card": "9h", "kind": "set-rank", "to": "T"}),
     Event("structure", {"seat": 1, "card": "9c", "kind": "set-suit", "to": "h"}),
+    # The packaged example content has no steal and no shield (KD-EFFECT-1/2).
+    Event("steal", {"seat": 0, "target": 1, "amount": 2, "chips": 14, "left": 10}),
+    Event("shield", {"seat": 1}),
 ]  # fmt: skip
 
 

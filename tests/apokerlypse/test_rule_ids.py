@@ -29,13 +29,23 @@ RULE_IDS = (
     "K-SCORE-6",
     "K-SCORE-7",
     "KD-SCORE-1",
+    "KD-SCORE-2",
+    "KD-EFFECT-1",
+    "KD-EFFECT-2",
     "K-END-1",
     "KD-END-1",
     "KD-END-2",
     "KV-TABLE",
     "KV-BONUS-CAP",
 )
-MODULES = ("test_content", "test_round", "test_scoring", "test_end", "test_effects")
+MODULES = (
+    "test_content",
+    "test_round",
+    "test_scoring",
+    "test_end",
+    "test_effects",
+    "test_steal_and_shield",
+)
 ID_PATTERN = re.compile(r"\bK[DV]?-[A-Z]+(?:-[A-Z]+)*(?:-\d+)?")
 RULES_FILE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "apokerlypse.md"
 

@@ -18,6 +18,7 @@ from tests.apokerlypse.builders import (
     content_with,
     deal_round,
     decision,
+    default_action,
     kinds,
     legal,
     new,
@@ -194,6 +195,33 @@ def test_k_score_5_one_faction_ability_per_round_any_time() -> None:
     assert info.value.rule == "K-SCORE-5"
 
 
+def test_kd_score_2_the_action_chip_comes_back_every_round() -> None:
+    """KD-SCORE-2: with two players each faction has one action chip (K-SETUP-2); using the
+    ability lays it down, and it comes back at the end of the round, so the ability is there
+    again in the next round (K-SCORE-5: once per round, not once per game)."""
+    s = new(2, content=ABILITY)
+    s.factions = (FACTIONS.index("civilians"), FACTIONS.index("zombies"))
+    deal_round(s, {0: ["2c", "3d", "4h", "5s", "6c"], 1: ["2d", "3h", "4s", "5c", "7c"]})
+    until_seat_may(s, 0, "ability")
+    act(s, "ability")
+    assert s.action_chips[0] == 0 and "ability" not in legal(s)
+    while s.round == 1:
+        act(s, default_action(s))
+    assert not s.is_over and s.action_chips == [1, 1] and s.ability_used == [False, False]
+    until_seat_may(s, 0, "ability")
+    events = act(s, "ability")
+    assert kinds(events) == ["effect", "gain"] and s.action_chips[0] == 0
+
+
+def until_seat_may(s: State, seat: int, action: str) -> None:
+    """Take the default action until ``seat`` is offered ``action``."""
+    for _ in range(50):
+        if s.to_act == seat and action in legal(s):
+            return
+        act(s, default_action(s))
+    raise AssertionError(f"p{seat + 1} was never offered {action!r}")
+
+
 def test_k_score_5_an_ability_stated_for_the_final_scoring_waits_for_it() -> None:
     s = new(2, content=ABILITY)
     s.factions = (FACTIONS.index("civilians"), FACTIONS.index("zombies"))
@@ -210,9 +238,14 @@ def test_k_score_5_an_ability_stated_for_the_final_scoring_waits_for_it() -> Non
 
 
 def test_k_score_5_no_action_chips_no_ability() -> None:
-    s = new(2, content=ABILITY)
+    """K-SETUP-2: a faction the content gives no action chips never uses its ability."""
+    s = new(
+        2,
+        content=ABILITY.replace(
+            "[faction.civilians]\n", "[faction.civilians]\naction_chips = [0, 0, 0]\n"
+        ),
+    )
     s.factions = (FACTIONS.index("civilians"), FACTIONS.index("zombies"))
-    s.action_chips = [0, 0]
     deal_round(s, {0: ["2c", "3d", "4h", "5s", "6c"], 1: ["2d", "3h", "4s", "5c", "8c"]})
     act(s, legal(s)[0])
     act(s, legal(s)[0])

@@ -21,11 +21,13 @@ from fastapi import FastAPI
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    Locator,
     Page,
     ViewportSize,
     expect,
     sync_playwright,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apokalypse.server import pages
 from tests.conftest import create
@@ -173,19 +175,36 @@ def click_decision(page: Page) -> str:
     display, else a lit card in the hand (then one of its uses), else a lit player, else a choice
     (not passing while something else is possible). What was clicked, as its action text."""
     lit_as_legal(page)
+    if page.locator("#answering").count():
+        # A question with one answer that the server gives for this seat by itself, a moment
+        # later (the page says so): a person waits, and a click could land as it is answered.
+        return "allow"
     for selector in (".display .cell.target", "#hand .hand-card.target", ".player-row.target"):
         lit = page.locator(selector)
         if lit.count() == 0:
             continue
         target = lit.first
         action = target.get_attribute("data-action") or target.get_attribute("data-actions") or ""
-        target.click()
-        if page.locator("#cancel-pick").count():  # a card with several uses: pick the first
+        press(target)
+        if "|" in action:  # a card with several uses: pick the first once they are offered
+            expect(page.locator("#cancel-pick")).to_be_visible()
             use = page.locator("#choices button.choice").first
             action = use.get_attribute("data-action") or ""
             use.click()
         return action
     return choose(page, prefer_pass=False)
+
+
+def press(target: Locator) -> None:
+    """Click ``target`` as a person would. Playwright first waits until it stops moving; on a
+    starved machine a page that keeps settling (marks landing, a clock ticking) can keep a lit
+    place from ever holding still for two frames in a row, and a person clicks it all the same."""
+    try:
+        target.click(timeout=5_000)
+    except PlaywrightTimeoutError as error:
+        if "not stable" not in str(error):
+            raise
+        target.click(force=True)
 
 
 def choose(page: Page, prefer_pass: bool) -> str:
@@ -401,8 +420,8 @@ def test_a_german_game_shows_refusals_with_their_rule(
     screenshot(page, tmp_path, "refusal-de")
 
     page.click("#rules-button")  # the rules in short, from the server, in German
-    expect(page.locator("#rules .rules-text")).to_have_attribute("data-loaded", "yes")
-    expect(page.locator("#rules .rules-text")).to_contain_text("APOKALYPSE")
+    expect(page.locator("#rules .rules-book")).to_have_attribute("data-loaded", "yes")
+    expect(page.locator("#rules .rules-section h3").first).to_have_text("Das Ziel")
     page.keyboard.press("Escape")
     expect(page.locator("#rules")).to_have_count(0)
 

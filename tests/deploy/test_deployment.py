@@ -41,6 +41,7 @@ import trustme
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apokalypse.bench import proxy
 from apokalypse.server import pages
@@ -330,11 +331,27 @@ def decide(page: Page, prefer_pass: bool) -> int | None:
     if over(page):
         return ridden
     before = move(page)
-    if prefer_pass:
-        choose(page, prefer_pass=True)
-    else:
-        click_decision(page)
-    until(page, f"Number(document.body.dataset.move) > {before} && ({READY})")
+    moved = f"Number(document.body.dataset.move) > {before} || document.body.dataset.over === 'yes'"
+    for attempt in range(3):
+        try:
+            if prefer_pass:
+                choose(page, prefer_pass=True)
+            else:
+                click_decision(page)
+        except PlaywrightTimeoutError:
+            # The choice went away before the click landed: the game moved on without this
+            # seat (another seat answered the defence window first).
+            if not page.evaluate(moved):
+                raise
+        # A click in the moment the page settles after a change is dropped by design, so, as a
+        # person would, the friend clicks again while the same decision is still asked.
+        deadline = time.monotonic() + 5
+        while not page.evaluate(moved) and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        if page.evaluate(moved) or attempt == 2:
+            break
+        ready(page)
+    until(page, f"({moved}) && ({READY})")
     return ridden
 
 

@@ -1,4 +1,4 @@
-"""The games' numbers (engine.features, rl.codec): every legal action has a stable integer, the
+"""The games' numbers (engine.features, engine.codec): every legal action has a stable integer, the
 observation vector holds what the seat may know and nothing else, and docs/rl.md shows the
 fields as they are."""
 
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from apokalypse.engine.codec import Codec
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
-from apokalypse.rl.codec import Codec
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 CONFIGS: list[tuple[str, int, list[str], str | None]] = [

@@ -104,7 +104,7 @@ PRIVATE = {
 # is checked here too (a leak test that ignores what it does not know is no leak test).
 FIELDS = frozenset(
     {"type", "wire", "seat", "names", "seats", "observation", "events", "legal", "text"}
-    | {"cards", "forecast", "clock", "rematch", "auto"}
+    | {"cards", "forecast", "clock", "rematch", "auto", "coach"}
 )
 BLANK = "zz-blanked"  # what a hidden secret reads as in the log the viewer may be shown
 PLAY_SECONDS = 120.0  # all games together; they take some 20 s
@@ -459,12 +459,23 @@ def check_public_parts(
     check_clock(table, viewer, message)
     # The viewer's own "answer for me" setting (on: these clients never turn it off).
     assert message["auto"] == (None if seat is None else True), message["auto"]
+    assert message["coach"] == expected_coach(table, seat), message["coach"]
     if message.get("rematch") is not None:
         rematch = message["rematch"]
         assert isinstance(rematch.get("id"), str), rematch
         assert set(rematch) <= {"id", "token"}, rematch
         if seat is None:
             assert "token" not in rematch, "a spectator was sent a rematch token"
+
+
+def expected_coach(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """The coach as a seat of these games may know it (none was made with the coach for
+    everyone): available only where no other person plays; never to a spectator."""
+    if seat is None:
+        return None
+    alone = all(kind != "human" for q, kind in enumerate(table.kinds) if q != seat)
+    reason = None if alone else message_text("server.coach-not-offered", table.lang)
+    return {"available": alone, "offered": False, "agreed": False, "reason": reason}
 
 
 def moment_problem(
@@ -1362,6 +1373,7 @@ def honest_message(
         "clock": honest_clock(table, seat, moment, banks or full),
         "rematch": None,
         "auto": None if seat is None else True,
+        "coach": expected_coach(table, seat),
     }
     return wire(message), moment
 

@@ -206,13 +206,21 @@ def test_my_games_lists_the_games_that_exist(server: Server) -> None:
 
 
 def test_the_rules_in_both_languages(server: Server) -> None:
+    """The rules help is the structure of the terminal's rules (sections, every card, one card's
+    help), with the text the terminal prints but not its hint about commands."""
     rules = f"{server.http}/api/rules"
-    english = httpx.get(f"{rules}/apokalypse", timeout=TIMEOUT).json()["text"]
+    english = httpx.get(f"{rules}/apokalypse", timeout=TIMEOUT).json()
     german = httpx.get(f"{rules}/apokalypse", params={"lang": "de"}, timeout=TIMEOUT).json()
-    assert "Horseman 1" in english and german["text"] != english
+    assert "Horseman 1" in english["text"] and german["text"] != english["text"]
+    assert [s["id"] for s in english["sections"]] == [s["id"] for s in german["sections"]]
+    assert "rules CARD" not in english["text"] and "regeln KARTE" not in german["text"]
+    assert english["card"] is None and {"mask", "metal"} <= {c["code"] for c in english["cards"]}
     card = httpx.get(f"{rules}/apokalypse", params={"card": "mask"}, timeout=TIMEOUT)
-    assert card.status_code == 200 and card.json()["text"] not in (english, "")
-    assert httpx.get(f"{rules}/apokerlypse", timeout=TIMEOUT).json()["text"]
+    assert card.status_code == 200 and card.json()["card"]["code"] == "mask"
+    unknown = httpx.get(f"{rules}/apokalypse", params={"card": "joker"}, timeout=TIMEOUT)
+    assert unknown.status_code == 404 and "joker" in unknown.json()["detail"]
+    poker = httpx.get(f"{rules}/apokerlypse", params={"card": "Th"}, timeout=TIMEOUT).json()
+    assert poker["sections"] and poker["card"]["name"] == "10♥"
     assert httpx.get(f"{rules}/chess", timeout=TIMEOUT).status_code == 404
     bad = httpx.get(f"{rules}/apokalypse", params={"lang": "fr"}, timeout=TIMEOUT)
     assert bad.status_code == 400 and "fr" in bad.json()["detail"]
@@ -248,6 +256,7 @@ def test_the_catalog_offers_every_game_as_its_rules_say(server: Server) -> None:
     kinds = [s["kind"] for s in english["seats"]]
     assert kinds[:5] == ["human", "easy", "medium", "hard", "expert"]
     assert [s["group"] for s in english["seats"][:5]] == [None] * 5
+    assert "master" in kinds[5:], "the learned player, among the others until it is a level"
     assert set(kinds) == {"human", *bot_names("apokalypse")} and len(set(kinds)) == len(kinds)
     assert [s["kind"] for s in german["seats"]] == kinds
     assert english["seats"][0]["label"] == "Person" and german["seats"][0]["label"] == "Mensch"
@@ -346,15 +355,16 @@ def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> N
 
 
 def test_difficulty_levels_are_seat_kinds(tmp_path: Path) -> None:
-    """The lobby's seat kinds include the levels easy … expert: the server seats them (guarded,
-    so a failing one is replaced for a move) and shows each seat's kind."""
+    """The lobby's seat kinds include the levels easy … expert and the master: the server seats
+    them (guarded, so a failing one is replaced for a move) and shows each seat's kind."""
     from apokalypse.bots.guard import Guarded
     from apokalypse.server.games import computer_players
 
-    players = computer_players(["human", "easy", "medium", "hard", "expert"], 5, "apokalypse")
-    assert sorted(players) == [1, 2, 3, 4]
+    levels = ["easy", "medium", "hard", "expert", "master"]
+    players = computer_players(["human", *levels], 5, "apokalypse")
+    assert sorted(players) == [1, 2, 3, 4, 5]
     assert all(isinstance(p, Guarded) for p in players.values())
-    assert [players[q].name for q in range(1, 5)] == ["easy", "medium", "hard", "expert"]
+    assert [players[q].name for q in range(1, 6)] == levels
 
     app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with TestClient(app) as client:
@@ -366,6 +376,7 @@ def test_difficulty_levels_are_seat_kinds(tmp_path: Path) -> None:
             state = ws.receive_json()
             assert [s["kind"] for s in state["seats"]] == ["human", "easy", "medium"]
         bad = client.post(
-            "/api/games", json={"game": "apokalypse", "players": 2, "seats": ["human", "master"]}
+            "/api/games",
+            json={"game": "apokalypse", "players": 2, "seats": ["human", "grandmaster"]},
         )
-        assert bad.status_code == 400 and "unknown bot 'master'" in bad.text
+        assert bad.status_code == 400 and "unknown bot 'grandmaster'" in bad.text

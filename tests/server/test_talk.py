@@ -5,61 +5,28 @@ over; what is refused says why and changes nothing; a reconnection is sent the h
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable
-from typing import Any
 
 import httpx
-from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import create
 
+from .people import Message
+from .people import Person as People
 from .test_app import TIMEOUT, Server, over, play
 from .test_app import server as server  # the same fixture: one real server process
 
-Message = dict[str, Any]
 
-
-class Person:
-    """One connection and every message it was sent."""
-
-    def __init__(self, server: Server, game_id: str, token: str | None = None) -> None:
-        self.ws: ClientConnection = connect(server.ws(game_id, token), open_timeout=TIMEOUT)
-        self.ws.__enter__()  # a connection opened here is closed by close()
-        self.seen: list[Message] = []
-
-    def until(self, wanted: Callable[[Message], bool], what: str) -> Message:
-        """The first message from now on that is ``wanted`` (within TIMEOUT)."""
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            left = deadline - time.monotonic()
-            assert left > 0, f"no {what} within {TIMEOUT} s; last: {self.seen[-3:]}"[-3000:]
-            message: Message = json.loads(self.ws.recv(timeout=left))
-            self.seen.append(message)
-            if wanted(message):
-                return message
-
-    def state(self) -> Message:
-        return self.until(lambda m: m["type"] == "state", "state")
-
-    def send(self, **message: Any) -> None:
-        self.ws.send(json.dumps(message))
+class Person(People):
+    """One connection and every message it was sent, and the talk it heard."""
 
     def hears(self, text: str) -> Message:
         """The talk line saying ``text``, once it arrives."""
         talk = self.until(lambda m: m["type"] == "talk" and said(m, text), f"line {text!r}")
         return next(line for line in talk["lines"] if line["text"] == text)
 
-    def refused(self) -> str:
-        reason: str = self.until(lambda m: m["type"] == "refused", "refusal")["reason"]
-        return reason
-
     def lines(self) -> list[Message]:
         return [line for m in self.seen if m["type"] == "talk" for line in m["lines"]]
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 def logs(messages: list[Message]) -> list[str]:

@@ -12,7 +12,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,8 @@ from .inprocess import Running, serving, wait_until
 TIMEOUT = 10.0
 ANSWERS = frozenset({"decline", "allow"})  # the verbs that answer a window's question
 DELAY = (0.4, 0.6)  # the automatic answers' delay in these tests
+# Called with a connection's index, a message it received and its socket (played_through).
+Aside = Callable[[int, dict[str, Any], ClientConnection], None]
 
 
 class Clock:
@@ -322,17 +324,19 @@ def test_my_games_learn_where_each_seat_is_awaited(running: Running) -> None:
 # -- an automatic answer and a chosen one, side by side ------------------------------------
 
 
-def same_game(store: Store, seed: int) -> tuple[str, dict[int, str]]:
-    """A three-person Apokalypse game dealt from ``seed`` (the server deals from a secret one:
-    two games dealt alike are made here), stored; its id and seat keys."""
+def same_game(
+    store: Store, seed: int, players: int = 3, lang: str = "en"
+) -> tuple[str, dict[int, str]]:
+    """An Apokalypse game of ``players`` people dealt from ``seed`` (the server deals from a
+    secret one: two games dealt alike are made here), stored; its id and seat keys."""
     game = get_game("apokalypse")
-    config = game.config_from_options(3, [], None)
-    kinds = ["human"] * 3
-    tokens = {seat: f"seat-{seat}-{seed}-{time.monotonic_ns()}" for seat in range(3)}
+    config = game.config_from_options(players, [], None)
+    kinds = ["human"] * players
+    tokens = {seat: f"seat-{seat}-{seed}-{time.monotonic_ns()}" for seat in range(players)}
     meta: dict[str, object] = {
         "seats": kinds,
-        "token_sha256": [hash_token(tokens[q]) for q in range(3)],
-        "lang": "en",
+        "token_sha256": [hash_token(tokens[q]) for q in range(players)],
+        "lang": lang,
     }
     record = GameRecord(game.name, game.version, config.to_json(), seed, meta=meta)
     new = NewGame(
@@ -342,19 +346,30 @@ def same_game(store: Store, seed: int) -> tuple[str, dict[int, str]]:
 
 
 def played_through(
-    running: Running, game_id: str, tokens: dict[int, str], manual: bool
+    running: Running,
+    game_id: str,
+    tokens: dict[int, str],
+    manual: bool,
+    aside: Aside | None = None,
 ) -> tuple[list[list[dict[str, Any]]], int]:
-    """Everybody's messages of a game played to its end (the spectator's first), each seat's
-    choices drawn from (its seat, the move): two games dealt alike go alike. ``manual``: the
-    people answer their forced questions themselves (else the server does); how many."""
+    """Everybody's state messages of a game played to its end (the spectator's first), each
+    seat's choices drawn from (its seat, the move): two games dealt alike go alike. ``manual``:
+    the people answer their forced questions themselves (else the server does); how many.
+    ``aside(k, message, ws)`` is called for every message connection ``k`` receives that is
+    not a state message, and before it acts on each state message (to send more)."""
     urls = [running.ws(game_id), *(running.ws(game_id, tokens[q]) for q in range(3))]
     stack = contextlib.ExitStack()
-    sockets = [stack.enter_context(connect(url, open_timeout=TIMEOUT)) for url in urls]
+    sockets: list[ClientConnection] = []
     firsts = []
-    for k, ws in enumerate(sockets):  # one at a time: each seat's arrival is news to the seats
+    # One at a time: each seat's arrival is news to the seats connected before it. A socket is
+    # opened only once those before it were told of the last arrival (opened all at once, two
+    # arrivals close together may reach a seat as one message).
+    for url in urls:
+        ws = stack.enter_context(connect(url, open_timeout=TIMEOUT))
         firsts.append(receive(ws))
-        for earlier in sockets[:k] if k > 0 else []:
+        for earlier in sockets:
             receive(earlier)  # a seat connected: everybody is told
+        sockets.append(ws)
     if manual:
         for ws in sockets[1:]:
             ws.send(json.dumps({"type": "auto", "on": False}))
@@ -362,17 +377,27 @@ def played_through(
     received: list[list[dict[str, Any]]] = [[] for _ in sockets]
     answered = [0]
 
+    def next_state(k: int) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(sockets[k].recv(timeout=TIMEOUT))
+            if message["type"] == "state" or aside is None:
+                assert message["type"] == "state", message
+                return message
+            aside(k, message, sockets[k])
+
     def play(k: int) -> None:
         ws, message = sockets[k], firsts[k]
         acted = -1
         while "result" not in message["observation"]:
             move = message["observation"]["move"]
+            if aside is not None:
+                aside(k, message, ws)
             if message["legal"] and move > acted and (manual or not forced(message)):
                 acted = move
                 answered[0] += forced(message)
                 rng = random.Random(f"{k}/{move}")
                 ws.send(json.dumps({"action": rng.choice(message["legal"])["text"], "move": move}))
-            message = receive(ws)
+            message = next_state(k)
             received[k].append(message)
 
     threads = [threading.Thread(target=play, args=(k,)) for k in range(len(sockets))]

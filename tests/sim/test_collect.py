@@ -21,6 +21,7 @@ from apokalypse.bots import make_bot, seat_seed
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import Match
 from apokalypse.engine.registry import get_game
+from apokalypse.games.apokerlypse.cards import CODES
 from apokalypse.sim.collect import Collector, collector_for
 from apokalypse.sim.collect.apokalypse import ApokalypseCollector
 from apokalypse.sim.collect.apokerlypse import ApokerlypseCollector
@@ -313,6 +314,52 @@ def check_apokerlypse(p: Played) -> None:
     assert p.game["drops"] == sum(row["drops"] for row in p.players)
     drops = Counter(q for q, text in p.moves if text == "drop")
     assert [row["drops"] for row in p.players] == [drops[q] for q in range(len(p.players))]
+    check_held_and_abilities(p)
+
+
+def check_held_and_abilities(p: Played) -> None:
+    """K-SCORE-1: the cards held at a final scoring, against each hand followed card by card
+    through the whole game (dealt, drawn, discarded, taken, given, swapped: the events' secret
+    parts included), and holding the five each scoring counted; K-SCORE-5: each ability used
+    is an effect announced without a card, at most one a round."""
+    n = len(p.players)
+    abilities = [0] * n
+    hands: list[set[str]] = [set() for _ in range(n)]
+    held: list[set[str]] = [set() for _ in range(n)]
+
+    def move(card: str, giver: int, receiver: int) -> None:
+        hands[giver].remove(card)
+        hands[receiver].add(card)
+
+    for event in p.events:
+        args = {**event.args, **(event.secret or {})}
+        kind = event.kind
+        if kind == "deal":
+            hands[args["seat"]] = set(args["cards"])
+        elif kind == "draw":
+            hands[args["seat"]].add(args["card"])
+        elif kind == "discard":
+            hands[args["seat"]].remove(args["card"])
+        elif kind == "take":
+            move(args["card"], args["target"], args["seat"])
+        elif kind == "give":
+            move(args["card"], args["seat"], args["target"])
+        elif kind == "swap":
+            move(args["given"], args["seat"], args["target"])
+            move(args["taken"], args["target"], args["seat"])
+        elif kind == "reveal":  # the hands followed agree with the hands shown
+            for seat, shown in enumerate(args["hands"]):
+                assert shown is None or set(shown) == hands[seat]
+        elif kind == "effect" and args["card"] is None:
+            abilities[args["seat"]] += 1
+        elif kind == "score":
+            assert set(args["best"]) <= hands[args["seat"]]
+            held[args["seat"]] |= hands[args["seat"]]
+    for seat, row in enumerate(p.players):
+        assert row["held"] == sorted(held[seat], key=CODES.index)  # each once, in card order
+        assert (row["held"] == []) == (row["hands_scored"] == 0)
+        assert row["abilities"] == abilities[seat]
+        assert 0 <= row["abilities"] <= min(row["effects"], p.game["rounds"])  # KD-SCORE-2
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -340,6 +387,21 @@ def test_apokerlypse_effects_and_heuristic_players() -> None:
         effects += p.game["effects"]
     assert effects > 0
     check_apokerlypse(play("apokerlypse", 3, 9, bot="heuristic"))
+
+
+def test_apokerlypse_held_cards_and_abilities_with_effects_that_move_cards() -> None:
+    """K-SCORE-1, K-SCORE-5, K-SCORE-6: with the example content's take, give and swap after
+    the reveal, the collector follows the moved cards to the hand that is scored."""
+    moved = abilities = 0
+    for seed in range(6):
+        p = play("apokerlypse", 4, seed, bot="heuristic", variants=("example-content",))
+        check_apokerlypse(p)
+        revealed = False
+        for event in p.events:
+            revealed = event.kind == "reveal" or (revealed and event.kind != "round-start")
+            moved += revealed and event.kind in ("take", "give", "swap")
+        abilities += sum(row["abilities"] for row in p.players)
+    assert moved > 0 and abilities > 0  # the checks above met both
 
 
 # --- the base collector -----------------------------------------------------------------------

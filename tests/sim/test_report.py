@@ -340,14 +340,21 @@ def poker_rows(games: int) -> list[tuple[Row, list[Row]]]:
     return out
 
 
-def test_another_game_gets_the_generic_sections(tmp_path):
+def test_a_game_gets_the_generic_sections_and_its_own_where_its_columns_are_filled(tmp_path):
+    """Apokerlypse rows without factions or cards held (columns left null): the generic
+    sections, and of its own only the game length."""
     folder = write_folder(
         tmp_path / "poker", poker_rows(12), game="apokerlypse", counts=(3,), bots=("random",)
     )
     write_report(folder)
     report = build(load(folder))
-    assert [s.anchor for s in report.sections] == ["run", "seats", "score", "rounds"]
-    assert {p.stem for p in (folder / "report").glob("*.png")} == {"seats", "score", "rounds"}
+    assert [s.anchor for s in report.sections] == ["run", "seats", "score", "rounds", "length"]
+    assert {p.stem for p in (folder / "report").glob("*.png")} == {
+        "seats",
+        "score",
+        "rounds",
+        "length",
+    }
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -391,3 +398,134 @@ def test_a_run_whose_games_all_failed_has_nothing_to_report(tmp_path):
     folder = write_folder(tmp_path / "run", rows)
     assert "no finished game" in refused(folder)
     assert not (folder / "report.html").exists()
+
+
+# --- Apokerlypse's own sections -------------------------------------------------------------------
+
+FACTIONS = ("military", "civilians", "plunderers", "zombies")
+
+
+def faction_rows(
+    games: int, *, zombies_win: float, seed: int = 0, counts: Sequence[int] = (2, 3, 4)
+) -> list[tuple[Row, list[Row]]]:
+    """Apokerlypse games whose outcome is planted: where the zombies sit (K-SETUP-1) they win
+    ``zombies_win`` (in tenths) of the games, else the lowest seat; the winner, and only the
+    winner, held the ace of spades at a final scoring; the game lasts 2–14 dealer rounds,
+    cycling; abilities: each seat used one."""
+    rng = random.Random(seed)
+    out = []
+    seen: dict[int, int] = {}
+    deck = [r + s for r in "23456789TJQK" for s in "shdc"] + ["Ah", "Ad", "Ac"]
+    for g in range(games):
+        n = counts[g % len(counts)]
+        common = {"game": g, "seed": g, "players": n, "variants": ""}
+        factions = rng.sample(FACTIONS, n)
+        winner = 0
+        if "zombies" in factions:
+            k = seen[n] = seen.get(n, 0) + 1
+            if (k - 1) % 10 < round(10 * zombies_win):
+                winner = factions.index("zombies")
+            else:
+                winner = next(q for q in range(n) if factions[q] != "zombies")
+        lineup = ",".join(["medium"] * n)
+        game: Row = {**common, "deck": "default", "lineup": lineup, "decisions": 40}
+        game.update(error=None, winners=1, rounds=2 + g % 13, reason="no-chips")
+        seats = []
+        for q in range(n):
+            held = sorted(rng.sample(deck, 10)) + (["As"] if q == winner else [])
+            seats.append(
+                {
+                    **common,
+                    "seat": q,
+                    "bot": "medium",
+                    "won": q == winner,
+                    "chips": 20 if q == winner else 5,
+                    "faction": factions[q],
+                    "abilities": 1,
+                    "held": held,
+                }
+            )
+        out.append((game, seats))
+    return out
+
+
+@pytest.fixture(scope="module")
+def poker_report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    folder = tmp_path_factory.mktemp("poker") / "run"
+    write_folder(folder, faction_rows(300, zombies_win=0.8), game="apokerlypse")
+    return build(load(folder))
+
+
+def test_apokerlypse_gets_the_generic_sections_and_its_own(poker_report, tmp_path):
+    anchors = [s.anchor for s in poker_report.sections]
+    assert anchors == ["run", "seats", "score", "rounds", "factions", "cards", "length"]
+    assert {p.name for p in poker_report.plots} >= {"factions", "cards_held", "length"}
+
+
+def test_a_faction_that_wins_more_than_its_share_is_marked(poker_report):
+    """K-SETUP-1: the zombies win 80 % of the games they sit in, at every player count: above
+    the fair share (1 / players) by more than 4 points, the others below it."""
+    factions = section(poker_report, "factions")
+    for n in ("2", "3", "4"):
+        zombies = row_of(factions, "Win rate per faction", n, "♣ zombies")
+        assert 78 <= float(zombies[3].split()[0]) <= 82  # 8 in every 10 games, as planted
+        assert zombies[4] == f"{100 / int(n):.1f} %"
+        assert zombies[5].endswith("▲ above") and zombies[6] == "1.00"
+        military = row_of(factions, "Win rate per faction", n, "♠ military")
+        assert military[5].endswith("▼ below")
+        assert row_of(factions, "Do the factions", n)[2] == "< 0.001"
+    assert "zombies at 2 players (" in " ".join(factions.text)
+
+
+def test_the_card_held_by_every_winner_tops_the_card_table(poker_report):
+    """K-SCORE-1: the ace of spades, held by the winner alone, wins 100 % against 0 %."""
+    cards = section(poker_report, "cards")
+    table = cards.tables[0]
+    assert len(table.rows) == 52
+    first = list(table.rows[0])
+    assert first[0] == "As" and first[2].startswith("100.0 %") and first[3].startswith("0.0 %")
+    assert first[4].startswith("+100.0") and first[4].endswith("▲") and first[5] == "< 0.001"
+    differences = [float(r[4].split()[0]) for r in table.rows if r[4] != "–"]
+    assert differences == sorted(differences, reverse=True)
+    assert "association, not a cause" in " ".join(cards.text)
+
+
+def test_game_length_quartiles_and_the_share_of_4_to_12_rounds(poker_report):
+    """2–14 rounds cycling over games of 2, 3, 4 players: each count sees every length."""
+    length = section(poker_report, "length")
+    row = row_of(length, "Dealer rounds per game", "2")
+    rounds = sorted(2 + g % 13 for g in range(0, 300, 3))
+    within = sum(4 <= r <= 12 for r in rounds)
+    assert row[1] == "100" and row[6] == f"{rounds[0]}–{rounds[-1]}"
+    assert row[4] == "8" and row[7].startswith(f"{within:.1f} %")
+
+
+def test_compare_tests_each_faction_and_the_game_length(tmp_path):
+    a = write_folder(tmp_path / "a", faction_rows(300, zombies_win=0.8), game="apokerlypse")
+    b = write_folder(tmp_path / "b", faction_rows(300, zombies_win=0.8, seed=1), game="apokerlypse")
+    report = build(load(a), load(b))
+    compare = section(report, "compare")
+    row = compare_row(report, "3", "zombies: its seats that win")
+    assert 78 <= float(row[2].split()[0]) <= 82 and 78 <= float(row[3].split()[0]) <= 82
+    assert compare_row(report, "4", "games of 4–12 rounds")[5] == "1.000"
+    assert {p.name for p in compare.plots} == {"compare", "compare_factions"}
+
+
+def test_a_real_apokerlypse_run_is_reported(tmp_path):
+    """Twenty games of the example content through simulate --out and report, the real commands."""
+    from tests.conftest import cli
+
+    out = tmp_path / "run"
+    run = cli(
+        *("simulate", "-g", "apokerlypse", "--players", "2-4", "--games", "20"),
+        *("--bots", "medium", "--content", "example", "--seed", "1000000", "--out", str(out)),
+    )
+    assert run.returncode == 0, run.stderr
+    report = cli("report", str(out))
+    assert report.returncode == 0, report.stderr
+    page = (out / "report.html").read_text("utf-8")
+    assert "Factions" in page and "Cards held and winning" in page and "Game length" in page
+    assert {"factions", "cards_held", "length"} <= {p.stem for p in (out / "report").glob("*.png")}
+    built = build(load(out))
+    seats = sum(int(r[2]) for r in section(built, "factions").tables[0].rows)
+    assert seats == 7 * 2 + 7 * 3 + 6 * 4  # --players 2-4: games of 2, 3, 4, 2, … players

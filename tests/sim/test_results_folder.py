@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from apokalypse.sim.tables import read_results
+from apokalypse.sim.tables import ResultsError, read_results
 from tests.commands import CLI, run
 
 
@@ -68,6 +68,33 @@ def test_a_rerun_resumes_and_gives_the_tables_of_one_run(tmp_path: Path) -> None
     resumed, one = read_results(tmp_path / "resumed"), read_results(tmp_path / "whole")
     assert resumed.games.equals(one.games) and resumed.players.equals(one.players)
     assert len(list((tmp_path / "resumed" / "games").glob("part-*.parquet"))) == 2
+
+
+def test_a_folder_of_before_a_column_was_added_is_read_and_resumed(tmp_path: Path) -> None:
+    """Columns are added last: parts written without them (an earlier version's, here the
+    Apokerlypse players' parts without ``abilities`` and ``held``) read with them null, and a
+    rerun adds parts with them."""
+    out = tmp_path / "run"
+    args = ("-g", "apokerlypse", "--players", "2-4", "--seed", "3", "--bots", "medium")
+    assert simulate(out, "--games", "4", *args).returncode == 0
+    for part in (out / "players").glob("part-*.parquet"):
+        table = pq.read_table(part)
+        assert table.column_names[-2:] == ["abilities", "held"]
+        pq.write_table(table.drop_columns(["abilities", "held"]), part)
+    again = simulate(out, "--games", "6", *args)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["already_done"] == 4
+    players = rows(read_results(out).players)
+    old = [p for p in players if p["game"] < 4]
+    new = [p for p in players if p["game"] >= 4]
+    assert old and all(p["held"] is None and p["abilities"] is None for p in old)
+    assert new and all(p["held"] is not None and p["abilities"] is not None for p in new)
+    # a part with a column of another type is still another run's
+    part = next((out / "players").glob("part-*.parquet"))
+    table = pq.read_table(part)
+    pq.write_table(table.set_column(0, "run", pa.array([1] * table.num_rows)), part)
+    with pytest.raises(ResultsError, match="has other columns"):
+        read_results(out)
 
 
 def test_an_interrupted_run_keeps_its_games_and_the_rerun_finishes_it(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-// The server's messages as the browser reads them (wire version 3): the WebSocket messages are the
+// The server's messages as the browser reads them (wire version 4): the WebSocket messages are the
 // generated types of schema/<game>.schema.json (src/wire/, `npm run gen`), never written by hand;
 // the HTTP bodies below (create a game, a game's summary, the lobby's catalog) are not in the schema.
 import type * as A from "./wire/apokalypse";
@@ -8,6 +8,8 @@ export type Lang = "en" | "de";
 export type EventMessage = A.EventMessage;
 export type ApokalypseObservation = A.Observation;
 export type ApokerlypseObservation = K.Observation;
+/** A poker hand's category (K-SCORE-2), as a revealed hand's score names it. */
+export type PokerCategory = K.Category;
 export type Observation = ApokalypseObservation | ApokerlypseObservation;
 /** A game's registry name, as each game's observation names it. */
 export type GameName = Observation["game"];
@@ -21,9 +23,21 @@ export type Forecast = A.Forecast;
 export type SideForecast = A.SideForecast;
 export type Sentences = A.Sentences;
 export type RefusedMessage = A.RefusedMessage;
+/** The answer to a "why" (would this action be refused now, and why?), to the asker only. */
+export type WhyAnswer = A.WhyAnswer;
 /** What the browser may tell about a card (sent once per connection): its name, for Apokalypse
  * also the half each side shows (`good`, `evil`) and what it does (`about`). */
 export type CardFacts = A.CardFacts;
+/** Apokerlypse's facts: by card code its name and effect, by faction name (`military` …) the
+ * faction and its ability (`about`, in the table's language, "" where the content has none). */
+export type ApokerlypseCardFacts = K.CardFacts;
+/** GET /api/rules/{game}?lang=[&card=]: the short rules as sections of paragraphs and lists whose
+ * spans name the game's icons, cards and rule ids; every card; one card's help. */
+export type Rulebook = A.Rulebook;
+export type RulesSection = A.Section;
+export type RulesBlock = A.Paragraph | A.Items;
+export type RulesSpan = A.Span;
+export type RulesCardHelp = A.CardHelp;
 /** A finished game's rematch: the new game (each seat's invite key opens the same seat there). */
 export type Rematch = A.Rematch;
 
@@ -38,8 +52,13 @@ export type StateMessage = ApokalypseState | ApokerlypseState;
 /** Lines of table talk this connection may read (the history when it joins, then each new one). */
 export type TalkMessage = A.TalkMessage;
 export type TalkLine = A.TalkLine;
-export type ServerMessage = StateMessage | RefusedMessage | TalkMessage;
-export type ClientMessage = A.ActionMessage | A.SeatMessage | A.AutoMessage | A.NameMessage | A.SayMessage;
+/** The coach's answer to `advise`, for the asking connection only; the coach as a seat's own
+ * view shows it (available, offered, agreed, why not). */
+export type AdviceMessage = A.AdviceMessage;
+export type AdviceCandidate = A.AdviceCandidate;
+export type CoachView = A.CoachView;
+export type ServerMessage = StateMessage | RefusedMessage | TalkMessage | WhyAnswer | AdviceMessage;
+export type ClientMessage = A.ActionMessage | A.SeatMessage | A.AutoMessage | A.NameMessage | A.SayMessage | A.WhyMessage | A.AdviseMessage | A.CoachMessage;
 
 /** GET /api/games/{id}: a game's public summary. */
 export interface GameSummary {
@@ -52,6 +71,7 @@ export interface GameSummary {
   over: boolean;
   result: unknown;
   seed?: number | string;
+  tutorial?: boolean; // the guided first game ("Learn to play"): its page shows the coach
 }
 
 /** GET /api/catalog?lang=: the games the lobby offers and who may sit at them, labelled in one
@@ -81,6 +101,7 @@ export interface CreateRequest {
   lang: Lang;
   timer?: { turn: number; bank: number } | null;
   turn_based?: { hours: number } | null; // instead of a timer: hours (up to 14 days) per move
+  coach?: boolean; // the coach for every person at the table (each agrees at their seat)
 }
 
 /** POST /api/seats: where each of "my games"' seats is awaited, as its own view shows it. */

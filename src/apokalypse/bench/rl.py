@@ -51,7 +51,7 @@ def raw_engine(game: str, players: int, seeds: range) -> int:
 def raw_with_vectors(game: str, players: int, seeds: range) -> int:
     """The raw engine loop plus the observation vector and the mask, as the environments make
     them: the share of the overhead that is the encoding, not PettingZoo's bookkeeping."""
-    from apokalypse.rl.codec import Codec
+    from apokalypse.engine.codec import Codec
 
     engine = get_game(game)
     config = engine.config_from_options(players, [], None)

@@ -23,6 +23,13 @@ and walks one tree with it:
   scores by its result. The most visited root action is chosen; :attr:`ISMCTSPlayer.last` keeps
   the best candidates with their visits, availability and mean values ("why did it do that?").
 
+**An anchor (optional).** A game whose rule-of-thumb player knows things the search does not
+(how the other players really play: the tree lets them see every sampled hand) may make that
+player's choice the default: the search's own choice replaces it only where its mean value beats
+the anchor's by ``anchor_margin``. The search then adds what it sees clearly (an exact final
+scoring, a sure win) and leaves the rest to the rules of thumb; :attr:`Explanation.anchor` says
+which action the anchor chose.
+
 A game may lend the player what it knows beyond the rules (:class:`Beliefs`, e.g. Apokalypse's
 ethos beliefs, ``bots/apokalypse/beliefs.py``): it is told what the seat sees, redraws part of
 each sampled world (the others' secret roles, from what they did), and may penalise root actions
@@ -90,6 +97,7 @@ class Explanation:
     seconds: float
     candidates: tuple[Candidate, ...]
     belief: Mapping[str, float] | None = None  # the player's beliefs, e.g. P(good) per seat
+    anchor: str | None = None  # the anchor player's choice, where the search has one
 
 
 class Beliefs(Protocol[A_contra, O_contra]):
@@ -182,8 +190,12 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
     plays before the evaluation scores the position (None: to the end of the game);
     ``evaluate`` the game's evaluation; ``fallback`` builds the player that answers a plain
     ``choose`` (no sampler: a game being caught up, or a caller outside a Match), seeded from
-    this decision's number; without it such a choice is uniform. ``beliefs`` (one per player,
-    it remembers the game) is consulted as :class:`Beliefs` says.
+    this decision's number; without it such a choice is uniform. ``anchor_margin`` (with a
+    ``fallback``) makes the fallback's choice the default of every search too: the most visited
+    root action replaces it only when its mean value is higher by more than the margin (None:
+    the search alone decides; a function gives the margin per decision from its observation,
+    1 or more: the anchor always stands). ``beliefs`` (one per player, it remembers the game)
+    is consulted as :class:`Beliefs` says.
     """
 
     name = "ismcts"
@@ -198,9 +210,19 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
         rollout_depth: int | None = 20,
         evaluate: Evaluation = plain_evaluation,
         fallback: PlayerFactory | None = None,
+        anchor_margin: float | Callable[[O], float] | None = None,
         beliefs: Beliefs[A, O] | None = None,
     ) -> None:
         check_budget(iterations, seconds)
+        if anchor_margin is not None and (
+            fallback is None
+            or isinstance(anchor_margin, bool)
+            or not (callable(anchor_margin) or 0 <= anchor_margin <= 1)  # values are 0 … 1
+        ):
+            raise ConfigError(
+                "ISMCTS anchor margin must be 0 … 1 (or a function of the observation) with a"
+                f" fallback player, not {anchor_margin!r}"
+            )
         if isinstance(exploration, bool) or not 0 <= exploration <= 100:
             raise ConfigError(f"ISMCTS exploration must be 0 … 100, not {exploration!r}")
         if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
@@ -212,6 +234,7 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
         self.rollout_depth = MAX_DEPTH if rollout_depth is None else rollout_depth
         self.evaluate = evaluate
         self.fallback = fallback
+        self.anchor_margin = anchor_margin
         self.beliefs = beliefs
         self.last: Explanation | None = None
         self._penalty: dict[str, float] = {}  # this decision's root penalties, by action text
@@ -275,6 +298,17 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
         )
         texts = {id(c): t for t, c in root.children.items()}
         chosen_text = texts[id(ranked[0])] if ranked else str(legal[0])
+        anchor = None
+        if self.anchor_margin is not None and self.fallback is not None:
+            # The same player, seed and question as a plain ``choose``: a game caught up
+            # without a search makes this decision alike wherever the search would defer.
+            anchor = str(self.fallback(seed).choose(observation, legal))
+            margin = self.anchor_margin
+            if callable(margin):
+                margin = margin(observation)
+            chosen_text = _anchored(root, chosen_text, anchor, margin)
+            lead = root.children.get(chosen_text)
+            ranked.sort(key=lambda c: c is not lead)  # the chosen one leads (stable)
         self.last = Explanation(
             infoset,
             chosen_text,
@@ -285,6 +319,7 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
                 for c in ranked[:TOP]
             ),
             None if beliefs is None else beliefs.explain(),
+            anchor,
         )
         return by_text[chosen_text]
 
@@ -353,6 +388,16 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
                 return
             legal = world.legal_actions()
             world.apply(legal[rng.below(len(legal))])
+
+
+def _anchored(root: Node, searched: str, anchor: str, margin: float) -> str:
+    """The anchor's action, unless the search's choice is worth more than ``margin`` more (an
+    action the search never tried keeps the anchor's)."""
+    best, kept = root.children.get(searched), root.children.get(anchor)
+    if best is None or kept is None or not best.visits or not kept.visits:
+        return anchor
+    gain = best.total / best.visits - kept.total / kept.visits
+    return searched if gain > margin else anchor
 
 
 def _through(beliefs: Beliefs[A, O], worlds: Worlds) -> Worlds:

@@ -6,9 +6,17 @@ A level is a named player and budget, the same four names for both games:
 easy      the heuristic, which plays a uniformly random legal action 40 % of the time (drawn
           from its own seeded stream, so a game replayed from its seed makes the same choices)
 medium    the heuristic
-hard      ISMCTS, 300 iterations per decision, no ethos beliefs (every world equally likely)
+hard      ISMCTS, 300 iterations per decision, with ethos beliefs where the game has them
+          (without them it lost to ``medium`` by 15.8 points at 4 players: the README's ladder)
 expert    ISMCTS, 1,500 iterations per decision, with ethos beliefs (Apokalypse; Apokerlypse
           has no hidden ethos and searches with its game's own default)
+master    the expert's search, scored by the learned evaluation (``learned.py``, trained by
+          ``apokalypse learn``), with :data:`MASTER_ITERATIONS` per decision: about the
+          expert's think time, the learned evaluation costing more per position. It refuses to
+          play without its weights file (a one-line error naming it); at a table whose feature
+          layout the file holds no network for (another player count or deck) it scores with
+          the hand-made evaluation, as the expert does. Not yet a step above the expert (the
+          README's ladder): it is not among the lobby's levels (:data:`LEVELS`).
 ========  ======================================================================================
 
 Budgets are iteration counts, not seconds: a game played again from its seed (a simulation
@@ -47,8 +55,13 @@ P = TypeVar("P", bound=Player)
 EASY_RANDOM_SHARE = 0.4  # how often ``easy`` ignores its heuristic and plays any legal action
 HARD_ITERATIONS = 300
 EXPERT_ITERATIONS = 1_500
-SEARCHING = ("ismcts", "hard", "expert")  # the names that take a budget after ':'
-LEVELS = ("easy", "medium", "hard", "expert")  # easiest first
+MASTER_ITERATIONS = 750
+SEARCHING = ("ismcts", "hard", "expert", "master")  # the names that take a budget after ':'
+LEVELS = ("easy", "medium", "hard", "expert")  # easiest first: the lobby's difficulty levels
+# The steps ``tournament --ladder`` measures: the levels and the learned player above them. The
+# master joins the lobby's levels once it measures as a step above the expert (README, "The
+# ladder"); until then the lobby lists it among the other computer players.
+LADDER = (*LEVELS, "master")
 # The games with hidden roles to hold beliefs about (their registry entries say so: Apokalypse's
 # ethos); other games search with their default.
 BELIEF_GAMES = frozenset(name for name, game in ENTRIES.items() if game.beliefs is not None)
@@ -152,6 +165,7 @@ class Searcher(Protocol):
         iterations: int | None = None,
         seconds: float | None = None,
         beliefs: bool = ...,
+        learned: bool = ...,
     ) -> Player: ...
 
 
@@ -160,12 +174,16 @@ def _searcher(game: str) -> Searcher:
     return factory
 
 
-def searching(game: str, seed: int, budget: Budget, beliefs: bool | None = None) -> Player:
-    """The game's ISMCTS player with ``budget`` (``beliefs`` None: the game's default)."""
+def searching(
+    game: str, seed: int, budget: Budget, beliefs: bool | None = None, learned: bool = False
+) -> Player:
+    """The game's ISMCTS player with ``budget`` (``beliefs`` None: the game's default;
+    ``learned``: scored by the learned evaluation)."""
     search = _searcher(game)
-    if beliefs is None:
-        return search(seed, iterations=budget.iterations, seconds=budget.seconds)
-    return search(seed, iterations=budget.iterations, seconds=budget.seconds, beliefs=beliefs)
+    extra: dict[str, bool] = {} if beliefs is None else {"beliefs": beliefs}
+    if learned:
+        extra["learned"] = True
+    return search(seed, iterations=budget.iterations, seconds=budget.seconds, **extra)
 
 
 def _named(player: P, name: str) -> P:
@@ -175,8 +193,8 @@ def _named(player: P, name: str) -> P:
 
 
 def level_factories(game: str, own: dict[str, PlayerFactory]) -> dict[str, PlayerFactory]:
-    """The four levels for a game whose own players are ``own`` (a game without a heuristic
-    gets none: its players are the random one only)."""
+    """The levels and the master for a game whose own players are ``own`` (a game without a
+    heuristic gets none: its players are the random one only)."""
     heuristic = own.get("heuristic")
     if heuristic is None:
         return {}
@@ -188,32 +206,37 @@ def level_factories(game: str, own: dict[str, PlayerFactory]) -> dict[str, Playe
         return _named(heuristic(seed), "medium")
 
     def hard(seed: int) -> Player:
-        return _named(searching(game, seed, Budget(HARD_ITERATIONS), beliefs=False), "hard")
+        beliefs = True if game in BELIEF_GAMES else None
+        return _named(searching(game, seed, Budget(HARD_ITERATIONS), beliefs), "hard")
 
     def expert(seed: int) -> Player:
         beliefs = True if game in BELIEF_GAMES else None
         return _named(searching(game, seed, Budget(EXPERT_ITERATIONS), beliefs), "expert")
 
-    return {"easy": easy, "medium": medium, "hard": hard, "expert": expert}
+    def master(seed: int) -> Player:
+        beliefs = True if game in BELIEF_GAMES else None
+        player = searching(game, seed, Budget(MASTER_ITERATIONS), beliefs, learned=True)
+        return _named(player, "master")
+
+    return {"easy": easy, "medium": medium, "hard": hard, "expert": expert, "master": master}
 
 
 def budgeted(game: str, spec: Spec, seed: int) -> Player:
-    """A searching player (``ismcts``, ``hard`` or ``expert``) with the spec's own budget."""
+    """A searching player (``ismcts``, ``hard``, ``expert`` or ``master``) with the spec's own
+    budget."""
     assert spec.budget is not None and spec.name in SEARCHING
-    if spec.name == "hard":
-        beliefs: bool | None = False
-    elif spec.name == "expert":
-        beliefs = True if game in BELIEF_GAMES else None
-    else:
-        beliefs = None
-    return _named(searching(game, seed, spec.budget, beliefs), str(spec))
+    beliefs = True if game in BELIEF_GAMES and spec.name != "ismcts" else None
+    learned = spec.name == "master"
+    return _named(searching(game, seed, spec.budget, beliefs, learned), str(spec))
 
 
 __all__ = [
     "EASY_RANDOM_SHARE",
     "EXPERT_ITERATIONS",
     "HARD_ITERATIONS",
+    "LADDER",
     "LEVELS",
+    "MASTER_ITERATIONS",
     "SEARCHING",
     "Budget",
     "Sloppy",

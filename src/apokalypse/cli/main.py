@@ -91,7 +91,8 @@ DeckFile = Annotated[
         "--deck",
         "--content",
         help="Apokalypse: a deck file (TOML) instead of the default deck. Apokerlypse: a content"
-        " file (TOML) of card effects and faction abilities",
+        " file (TOML) of card effects and faction abilities, or a packaged content by name"
+        " (plain, example …)",
     ),
 ]
 
@@ -379,6 +380,88 @@ def report(
         raise typer.Exit(status)
 
 
+def use_weights(path: Path, game: str) -> None:
+    """Make ``path`` the master level's weights for this run (its worker processes too): read
+    first, so that a missing, broken or foreign file is one line before any game starts."""
+    import os
+
+    from apokalypse.bots.learned import ENVIRONMENT, load
+
+    load(path, game)
+    os.environ[ENVIRONMENT] = str(path.resolve())
+
+
+@app.command()
+def learn(
+    game: GameName = "apokalypse",
+    players: Annotated[
+        str, typer.Option(help="Player counts to train a network for, e.g. 4 or 2-6")
+    ] = "4",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games of generation 0 per player count")
+    ] = 4_000,
+    bots: Annotated[
+        str,
+        typer.Option(help="Generation 0's players, comma-separated, assigned to seats in turn"),
+    ] = "medium",
+    generations: Annotated[
+        int, typer.Option(help="Generations: each after the first plays --self-play games")
+    ] = 1,
+    self_play: Annotated[
+        str, typer.Option(help="The later generations' player: the master level with a budget")
+    ] = "master:200",
+    self_play_games: Annotated[
+        int, typer.Option(help="Games of each later generation per player count")
+    ] = 1_000,
+    hidden: Annotated[
+        str, typer.Option(help="Widths of the hidden layers, e.g. 64,32; 0: a linear correction")
+    ] = "0",
+    epochs: Annotated[int, typer.Option(help="Training passes over the positions")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the games and the weights")] = 0,
+    jobs: Annotated[int, typer.Option(help="Worker processes")] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Play the games on Ray: local, auto or HOST:PORT (see simulate --ray)",
+            metavar="[ADDRESS]",
+        ),
+    ] = None,
+    out: Annotated[Path, typer.Option(help="The weights file to write (.npz)")] = Path(
+        "weights.npz"
+    ),
+    force: Annotated[bool, typer.Option(help="Overwrite --out if it exists")] = False,
+    variant: Variants = None,
+    deck: DeckFile = None,
+) -> None:
+    """Train the master level's evaluation from self-play: play the games, fit the network,
+    write the weights file and its provenance (NAME.json) beside it."""
+    from apokalypse.sim.learn import Plan
+
+    from .cards import read_cards
+    from .learn import parse_hidden, run_learn
+
+    def run() -> int:
+        plan = Plan(
+            game,
+            (),
+            games,
+            tuple(b.strip() for b in bots.split(",")),
+            generations,
+            self_play.strip(),
+            self_play_games,
+            parse_hidden(hidden),
+            epochs,
+            seed,
+            tuple(variant or ()),
+            read_cards(game, deck),
+        )
+        return run_learn(plan, players, out, force, jobs, ray)
+
+    status = guarded(run)
+    if status:
+        raise typer.Exit(status)
+
+
 @app.command()
 def tournament(
     game: GameName = "apokalypse",
@@ -406,14 +489,31 @@ def tournament(
             " second horseman over --games heuristic games",
         ),
     ] = False,
+    deck: DeckFile = None,
+    weights: Annotated[
+        Path | None,
+        typer.Option(help="The master level's weights file (apokalypse learn --out) to play with"),
+    ] = None,
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            "--ladder",
+            help="Play each level against the one below (easy … master), --games games a step,"
+            " instead of --a and --b",
+        ),
+    ] = False,
 ) -> None:
     """Games between player specs with seats rotated and duplicate deals: win rates, mean
     points (Apokerlypse: chips won) and seconds per move, with 95 % confidence intervals."""
     from .tournament import run_tournament
 
     specs = [a, b, *(more or [])]
+    if weights is not None:
+        guarded(lambda: use_weights(weights, game))
     status = guarded(
-        lambda: run_tournament(game, players, games, jobs, specs, seed, json_out, out, beliefs)
+        lambda: run_tournament(
+            game, players, games, jobs, specs, seed, json_out, out, beliefs, deck, ladder
+        )
     )
     if status:
         raise typer.Exit(status)
@@ -504,6 +604,14 @@ def serve(
             " question they cannot but decline (drawn at random between)"
         ),
     ] = Settings.answer_delay,
+    coach_iterations: Annotated[
+        int,
+        typer.Option(help="Iterations the coach's expert search spends on a question"),
+    ] = Settings.coach_iterations,
+    coach_seconds: Annotated[
+        float,
+        typer.Option(help="Seconds the coach may think about one question at most"),
+    ] = Settings.coach_seconds,
 ) -> None:
     """Run the online game server (HTTP and WebSocket) until interrupted (Ctrl-C or SIGTERM:
     a graceful stop)."""
@@ -527,6 +635,8 @@ def serve(
             computer_pace=computer_pace,
             computer_delay=computer_delay,
             answer_delay=answer_delay,
+            coach_iterations=coach_iterations,
+            coach_seconds=coach_seconds,
         )
         run_server(
             host, port, database_url, redis_url, channel_prefix, settings=settings, listen=listen

@@ -27,6 +27,7 @@ from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, text
 from apokalypse.wire.talk import BadText, check_name
 
+from .cards import read_cards
 from .safe import whole_number
 from .session import Session
 
@@ -89,7 +90,7 @@ def _new(
     game: str, players: int, seed: int | None, deck: Path | None, variants: list[str]
 ) -> tuple[GameState, GameRecord]:
     rules = get_game(game)
-    cards = deck.read_text("utf-8") if deck is not None else None
+    cards = read_cards(rules.name, deck)
     config = rules.config_from_options(players, variants, cards)  # refusals name the rule
     seed = seed if seed is not None else secrets.randbelow(SEED_LIMIT)  # all 64 bits: unguessable
     state = rules.new_game(config, seed)

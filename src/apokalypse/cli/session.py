@@ -456,9 +456,12 @@ class Session:
         assert result is not None  # the loop ends only when the game is over
         viewer = self.viewer
         names = self.names(viewer)
+        final = self.state.observation(viewer)
         self.console.print()
-        self.console.print(self.ui.board(self.state.observation(viewer), names))
-        self.console.print(self.ui.result_view(result.to_json(), names))
+        self.console.print(self.ui.board(final, names))
+        # The observation's result is the record's and what the page shows besides (Apokerlypse:
+        # who ran out of chips, though they may have won chips back since).
+        self.console.print(self.ui.result_view(final.get("result") or result.to_json(), names))
         self.say(text("ui.saved", self.lang, path=self.path))
         # Only now: the seed rebuilds every hand and the deck order (README, "What is secret").
         self.say(text("ui.game_seed", self.lang, seed=self.record.seed), "dim")

@@ -1,8 +1,9 @@
 """The summary of a ``simulate`` run: counts common to every game, per-bot seats, wins and
 average score, and each game's own figures (:class:`~apokalypse.sim.collect.Figures`, named by
 the game's registry entry: Apokalypse's how games ended and wins by ethos, Apokerlypse's rounds
-per game and how games ended). Every figure counts the columns the game's collector takes from
-a result, so the summary, the results tables and the report count alike."""
+per game and how games ended, and its factions' win rates). Every figure counts the columns the
+game's collector takes from a result, or its whole rows where the figures ask for them
+(``Figures.rows``), so the summary, the results tables and the report count alike."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class Finished(Protocol):
     bots: tuple[str, ...]
     decisions: int
     result: dict[str, Any] | None
+    rows: tuple[dict[str, Any], list[dict[str, Any]]] | None  # the collector's, where collected
     error: str | None
 
 
@@ -55,9 +57,12 @@ class Summary:
             self._note_error(o.index, f"game {o.index} (seed {o.seed}): {o.error}")
             return
         winners = o.result["winners"]
-        game, seats = self.collector.outcome(o.result, len(o.bots))
-        for q, seat in enumerate(seats):  # the runner's common column, as the tables hold it
-            seat["won"] = q in winners
+        if self.stats.rows and o.rows is not None:  # read, never changed: the tables hold them
+            game, seats = o.rows
+        else:
+            game, seats = self.collector.outcome(o.result, len(o.bots))
+            for q, seat in enumerate(seats):  # the runner's common column, as the tables hold it
+                seat["won"] = q in winners
         self.stats.add(game, seats)
         for name, seat in zip(o.bots, seats, strict=True):
             b = self.bots.setdefault(name, [0, 0, 0])

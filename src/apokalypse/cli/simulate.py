@@ -16,25 +16,18 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import ModuleType
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
 from apokalypse.bots import check_bot
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.protocol import Game, GameConfig
 from apokalypse.engine.record import remove_stale_temporaries
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT, check_seed
+from apokalypse.sim.collect import figures_for
 from apokalypse.sim.runner import Outcome, Stop, Task, chunk_size, outcomes
 from apokalypse.sim.tables import Writer, deck_name
 
+from .bars import progress_bars
+from .cards import read_cards
 from .safe import whole_number
 from .sim_stats import Summary
 
@@ -78,7 +71,8 @@ def parse_bots(text: str, game: str = "apokalypse") -> list[str]:
 def _tasks(games: int, counts: list[int], seed: int, bots: list[str], variants: list[str],
            keep: bool, game: str, cards: str | None,
            writer: Writer | None) -> Iterator[Task]:  # fmt: skip
-    collect = writer is not None
+    # the results tables' rows, and the summary's where the game's figures count them
+    collect = writer is not None or figures_for(game).rows
     run = writer.manifest["run"] if writer is not None else ""
     deck = deck_name(cards)
     for i in range(games):
@@ -96,16 +90,6 @@ def _variant_names(config: GameConfig, given: list[str]) -> list[str]:
     if isinstance(canonical, frozenset):
         return sorted(str(v) for v in canonical)
     return sorted({v.strip() for v in given})
-
-
-def _read_cards(deck: Path | None) -> str | None:
-    if deck is None:
-        return None
-    try:
-        return deck.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ConfigError(f"--deck {str(deck)!r}: cannot read it ({why})") from None
 
 
 def check_jobs(jobs: int) -> None:
@@ -156,7 +140,7 @@ def run_simulate(
             f"--bots names {len(names)} players, but the largest game of --players {players}"
             f" has {max(counts)} seats"
         )
-    cards = _read_cards(deck)
+    cards = read_cards(rules.name, deck)
     # Every check before the first game or file: a bad variant or deck fails here, in one line.
     config = rules.config_from_options(counts[0], variants, cards)
     variants = _variant_names(config, variants)
@@ -171,6 +155,9 @@ def run_simulate(
             "variants": variants,
             "deck": deck_name(cards),
             "games": games,
+            # how --deck / --content named it (a packaged name or a path): for people, the
+            # deck's identity is its content (``deck``), so a resumed run may name it otherwise
+            "cards": None if deck is None else str(deck),
         }
         writer = Writer.open(out, manifest)
     # Ray is joined (or started) before any folder is made: joining may fail
@@ -251,14 +238,6 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
     if not sys.stderr.isatty():
         yield lambda: None
         return
-    columns = (
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    with progress_bars("games", left=True) as bar:
         task = bar.add_task("games", total=total)
         yield lambda: bar.advance(task)

@@ -25,6 +25,8 @@ learned something true from the moves).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import math
 import sys
@@ -32,12 +34,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 
 from apokalypse.bots import check_bot, make_bot, seat_seed
+from apokalypse.bots.levels import LADDER
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import MAX_DECISIONS, Match
 from apokalypse.engine.registry import entry, game_names, get_game, load
@@ -45,9 +48,12 @@ from apokalypse.sim.collect import collector_for, figures_for
 from apokalypse.sim.runner import Stop, in_workers, worker_pool
 from apokalypse.sim.stats import mean_interval, wilson
 
+from .bars import progress_bars
+from .cards import read_cards
 from .simulate import check_run
 from .tournament_report import (
     LABELS,
+    print_ladder,
     print_summary,
     summarise,
     summarise_beliefs,
@@ -73,6 +79,7 @@ class Pairing:
     game: str
     specs: tuple[str, ...]
     lineup: tuple[int, ...]
+    cards: str | None = None  # a deck / content file's text (None: the game's default)
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,8 @@ def play(pairing: Pairing) -> Played:
     players = len(pairing.lineup)
     try:
         rules = get_game(pairing.game)
-        state = rules.new_game(rules.config_from_options(players, [], None), pairing.seed)
+        config = rules.config_from_options(players, [], pairing.cards)
+        state = rules.new_game(config, pairing.seed)
         bots = {
             q: make_bot(pairing.specs[i], seat_seed(pairing.seed, q), pairing.game)
             for q, i in enumerate(pairing.lineup)
@@ -177,25 +185,25 @@ def run_all(
 
 def progress_bar(title: str) -> Progress:
     """A bar on stderr, so that ``--json`` output on stdout stays clean."""
-    return Progress(
-        TextColumn(title),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    return progress_bars(title)
 
 
 # --- the command --------------------------------------------------------------------------------
 
 
-def pairings(game: str, specs: Sequence[str], players: int, games: int, seed: int) -> list[Pairing]:
+def pairings(
+    game: str,
+    specs: Sequence[str],
+    players: int,
+    games: int,
+    seed: int,
+    cards: str | None = None,
+) -> list[Pairing]:
     """``games`` rounded up to whole deals of ``len(specs)`` rotations each."""
     k = len(specs)
     deals = math.ceil(games / k)
     return [
-        Pairing(d * k + r, d, r, seed + d, game, tuple(specs), lineup(k, players, r))
+        Pairing(d * k + r, d, r, seed + d, game, tuple(specs), lineup(k, players, r), cards)
         for d in range(deals)
         for r in range(k)
     ]
@@ -211,16 +219,22 @@ def run_tournament(
     json_out: bool,
     out: Path | None,
     beliefs: bool,
+    deck: Path | None = None,
+    ladder: bool = False,
 ) -> int:
     """Play (or measure the beliefs) and report; the exit status: 0, 1 when a game failed,
     130/143 when interrupted (the report then covers the games that finished)."""
     rules = get_game(game.strip().lower())
     check_run(games, jobs, seed)
-    rules.config_from_options(players, [], None)  # a bad player count names its rule
+    cards = read_cards(rules.name, deck)
+    # a bad player count names its rule, a bad deck or content its entry and field
+    rules.config_from_options(players, [], cards)
     console = Console(highlight=False)
     start = time.perf_counter()
     with Stop().catching() as stop:
         if beliefs:
+            if cards is not None:
+                raise ConfigError("--beliefs plays the game's own deck: leave out --deck")
             if entry(rules.name).beliefs is None:
                 known = [name for name in game_names() if entry(name).beliefs is not None]
                 owners = " and ".join(f"{name.capitalize()}'s" for name in known)
@@ -234,13 +248,15 @@ def run_tournament(
                     run_all(belief_ratio, tasks, min(jobs, games), lambda: bar.advance(job), stop)
                 )
             data = summarise_beliefs(rules.name, players, measured)
+        elif ladder:
+            data = _ladder(rules.name, players, games, jobs, seed, cards, stop)
         else:
             checked = [check_bot(spec, rules.name) for spec in specs]
             if len(checked) < 2:
                 raise ConfigError("a tournament needs two player specs or more (--a and --b)")
             if len(checked) > len(LABELS):
                 raise ConfigError(f"at most {len(LABELS)} player specs")
-            tasks_ = pairings(rules.name, checked, players, games, seed)
+            tasks_ = pairings(rules.name, checked, players, games, seed, cards)
             with progress_bar("games") as bar:
                 job = bar.add_task("games", total=len(tasks_))
                 played = list(
@@ -248,6 +264,8 @@ def run_tournament(
                 )
             data = summarise(rules.name, checked, players, sorted(played, key=_index))
     data["seed"] = seed
+    if deck is not None:
+        data["deck"] = str(deck)
     data["jobs"] = jobs
     data["seconds"] = round(time.perf_counter() - start, 2)
     text = json.dumps(data, indent=1)
@@ -263,6 +281,8 @@ def run_tournament(
             f" assignment {data['mean_ratio']} (95 % CI {low} – {high}); mean prior"
             f" {data['mean_prior']}, mean belief {data['mean_belief']}"
         )
+    elif ladder:
+        print_ladder(data, console)
     else:
         print_summary(data, console)
     if stop.requested:
@@ -273,6 +293,23 @@ def run_tournament(
 
 def _index(p: Played) -> int:
     return p.pairing.index
+
+
+def _ladder(game: str, players: int, games: int, jobs: int, seed: int, cards: str | None,
+            stop: Stop) -> dict[str, Any]:  # fmt: skip
+    """Each level against the one below it (``LADDER``, easiest first): ``games`` games a step,
+    every step on the same deals; each step's report as a tournament of the two reports it."""
+    steps: list[dict[str, Any]] = []
+    for lower, upper in itertools.pairwise(LADDER):
+        if stop.requested:
+            break
+        tasks = pairings(game, [upper, lower], players, games, seed, cards)
+        with progress_bar(f"{upper} against {lower}") as bar:
+            advance = functools.partial(bar.advance, bar.add_task("games", total=len(tasks)))
+            played = list(run_all(play, tasks, min(jobs, len(tasks)), advance, stop))
+        steps.append(summarise(game, [upper, lower], players, sorted(played, key=_index)))
+    errors = sum(step["errors"] for step in steps)
+    return {"game": game, "players": players, "ladder": steps, "errors": errors}
 
 
 __all__ = [

@@ -86,6 +86,11 @@ def summarise(
                 "ci95": [_r(low), _r(high)],
                 "deals": len(diffs),
                 "method": "normal approximation on per-deal differences (duplicate deals)",
+                # each deal's seed and difference: runs over neighbouring seed ranges (one
+                # machine after another) add up to the run over all of them
+                "per_deal": [
+                    [games[0].pairing.seed, _r(d)] for games, d in zip(complete, diffs, strict=True)
+                ],
             }
         )
     errors = [p for p in played if p.error is not None]
@@ -152,6 +157,45 @@ def print_summary(data: dict[str, Any], console: Console) -> None:
         )
     for line in data["first_errors"]:
         console.print(f"[red]{line}[/red]", highlight=False)
+
+
+def print_ladder(data: dict[str, Any], console: Console) -> None:
+    """One line per step of the ladder: the upper level's win rate against the lower one's, at
+    the same table, with the paired difference and the think time of each."""
+    table = Table(
+        title=f"{data['game']}, {data['players']} players: each level against the one below",
+        box=box.SIMPLE,
+    )
+    for head in ("step", "games", "win % upper", "win % lower", "difference (points)",
+                 "95 % CI", "ms/move upper", "ms/move lower"):  # fmt: skip
+        table.add_column(head, justify="right", no_wrap=True)
+    for step in data["ladder"]:
+        upper, lower = step["specs"]
+        (d,) = step["differences"]
+        low, high = d["ci95"]
+        value = d["win_rate_difference"]
+
+        def rate(s: dict[str, Any]) -> str:
+            return "–" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}"
+
+        def ms(s: dict[str, Any]) -> str:
+            seconds = s["seconds_per_move"]
+            return "–" if seconds is None else f"{1000 * seconds:.1f}"
+
+        table.add_row(
+            f"{upper['spec']} − {lower['spec']}",
+            str(step["games"]),
+            rate(upper),
+            rate(lower),
+            "–" if value is None else f"{100 * value:+.1f}",
+            "–" if low is None else f"{100 * low:+.1f} … {100 * high:+.1f}",
+            ms(upper),
+            ms(lower),
+        )
+    console.print(table)
+    for step in data["ladder"]:
+        for line in step["first_errors"]:
+            console.print(f"[red]{line}[/red]", highlight=False)
 
 
 def summarise_beliefs(

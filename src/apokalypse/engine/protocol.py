@@ -15,7 +15,7 @@ from typing import Any, Protocol, Self
 
 from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
 
-from .errors import ProtocolError
+from .errors import IllegalAction, ProtocolError
 from .events import Event
 from .features import Features
 from .rng import Rng
@@ -101,3 +101,15 @@ class Game(Protocol[A, O_co, C]):
     def features(self, config: C) -> Features:
         """The game's numbers for learning agents: its action table and observation fields."""
         ...
+
+
+def refusal(state: GameState[A, Any], action: A) -> IllegalAction | None:
+    """Why the rules would refuse ``action`` for ``state.to_act`` now, or None when they would
+    carry it out; ``state`` itself is left untouched. The action is applied to a clone, by the
+    same ``apply`` a real action goes through, so the answer is by construction the refusal a
+    real action would get (its events, secrets and all, are thrown away with the clone)."""
+    try:
+        state.clone().apply(action)
+    except IllegalAction as exc:
+        return exc
+    return None

@@ -58,6 +58,10 @@ class Entry:
     # measurement ``tournament --beliefs`` runs, ``belief_in_game(players, seed, bots=…)``
     # (the terminal's ``why`` shows the beliefs of such a game).
     beliefs: str | None = None
+    # The module of the packaged decks or contents that ``--deck`` / ``--content`` take by name
+    # besides a file (Apokerlypse's "plain", "example" …): its ``PACKAGED`` (the names, read
+    # when asked, so that a new packaged file is known at once) and ``packaged_text(name)``.
+    packaged: str | None = None
 
 
 ENTRIES: dict[str, Entry] = {
@@ -80,8 +84,10 @@ ENTRIES: dict[str, Entry] = {
             ui="apokalypse.cli.ui.apokerlypse:UI",
             collector="apokalypse.sim.collect.apokerlypse:ApokerlypseCollector",
             summary="apokalypse.sim.collect.apokerlypse:ApokerlypseFigures",
+            report="apokalypse.sim.report.apokerlypse:REPORT",
             bench=Bench(players=(2, 3, 4), figures="apokalypse.bench.apokerlypse"),
             learning=Learning(2, "content", "apokalypse.rl.apokerlypse_v0"),
+            packaged="apokalypse.games.apokerlypse.content",
         ),
     )
 }

@@ -18,6 +18,8 @@ from apokalypse.engine.errors import ConfigError, IllegalAction
 from apokalypse.engine.events import EventView
 from apokalypse.engine.registry import game_names
 
+from .rulebook import Rulebook
+
 # The game's action and observation types (Any: a game chosen at run time).
 A_contra = TypeVar("A_contra", contravariant=True, default=Any)
 O_contra = TypeVar("O_contra", contravariant=True, default=Any)
@@ -56,7 +58,13 @@ class Texts(Protocol[A_contra, O_contra]):
         ...
 
     def rules(self, topic: str) -> str:
-        """The rules in short (``topic`` empty), or one card's rules (a card code)."""
+        """The rules in short (``topic`` empty), or one card's rules (a card code), as the
+        terminal prints them."""
+        ...
+
+    def rulebook(self, card: str) -> Rulebook:
+        """The rules as a structure (:mod:`.rulebook`): the short rules' sections, every card of
+        the game and, with ``card`` (a code), that card's help (None for a code the game lacks)."""
         ...
 
     def forecast(self, public: O_contra) -> object:

@@ -26,14 +26,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from apokalypse.engine.codec import Codec, Mask, Vector
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n.texts import texts_for
-
-from .codec import Codec, Mask, Vector
 
 
 class Observed(TypedDict):

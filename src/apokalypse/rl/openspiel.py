@@ -32,13 +32,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from apokalypse.engine.codec import Codec
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.registry import entry, game_names, get_game
 from apokalypse.engine.rng import Rng
-
-from .codec import Codec
 
 DEALS = 1 << 16
 

@@ -8,6 +8,8 @@ on the server, and every connection is sent its own view (``state.observation(se
   ``{id, seats: [{seat, kind, token?, url?}], watch}``; a token per human seat (its secret invite
   link's key) and that link, and the spectator link, at the address friends can open
   (:mod:`.reach`). The database keeps only the tokens' SHA-256.
+- ``POST /api/tutorial`` ``{game, lang}`` → the same as ``POST /api/games``: the guided first
+  game ("Learn to play", :mod:`.tutorial`), its summary marked ``tutorial``.
 - ``GET /api/games/{id}`` → the public summary.
 - ``GET /api/games/{id}/record``, ``GET /api/games/{id}/replay?viewer=``, ``POST
   /api/replays``: a finished game's record file and its replay, frame by frame (:mod:`.replays`).
@@ -45,6 +47,7 @@ from pydantic import BaseModel, Field
 from apokalypse.engine.errors import ConfigError, EngineError
 from apokalypse.engine.registry import get_game
 from apokalypse.i18n import check_lang
+from apokalypse.i18n.rulebook import Rulebook
 from apokalypse.i18n.texts import texts_for
 from apokalypse.wire.seat import Catalog, Created, SeatLink, Summary
 
@@ -55,6 +58,7 @@ from .days import HOUR, LONGEST, SHORTEST
 from .edge import Edge
 from .fanout import Fanout
 from .games import (
+    NewGame,
     create,
     message,
     new_game,
@@ -68,6 +72,7 @@ from .replays import add_replays
 from .serving import Listen, serve, start_metrics
 from .settings import Settings
 from .store import Store, StoreError
+from .tutorial import tutorial_game
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
 CLOSE_NOT_FOUND = 4404  # no such game
@@ -95,6 +100,12 @@ class CreateGame(BaseModel):
     lang: str = Field(default="en", max_length=8)
     timer: Timer | None = None
     turn_based: TurnBased | None = None  # instead of a timer: hours or days per decision
+    coach: bool = False  # the coach for every person at the table (each agrees at their seat)
+
+
+class CreateTutorial(BaseModel):
+    game: str = Field(max_length=40)
+    lang: str = Field(default="en", max_length=8)
 
 
 def create_app(
@@ -156,10 +167,31 @@ def create_app(
         days = body.turn_based.hours * HOUR if body.turn_based is not None else None
         try:
             new = new_game(
-                body.game, body.players, body.seats, body.variants, body.lang, timer, days
+                body.game,
+                body.players,
+                body.seats,
+                body.variants,
+                body.lang,
+                timer,
+                days,
+                body.coach,
             )
         except EngineError as exc:
             raise HTTPException(400, str(exc)) from None
+        return await start(new, request)
+
+    @app.post("/api/tutorial")
+    async def create_tutorial(body: CreateTutorial, request: Request) -> Created:
+        """The guided first game of ``game`` (:mod:`.tutorial`): created like any game, drawing
+        on the same per-address allowance."""
+        try:
+            new = tutorial_game(body.game, body.lang)
+        except EngineError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return await start(new, request)
+
+    async def start(new: NewGame, request: Request) -> Created:
+        """Store a game made for ``request`` and hand it to the hub; its seats' links."""
         base = reach.base_of(request)  # the address friends can open (reach.py says which)
         lang = str(new.record.meta["lang"])
         client = request.client.host if request.client is not None else "?"
@@ -224,14 +256,19 @@ def create_app(
         game: str,
         lang: Annotated[str, Query(max_length=8)] = "en",
         card: Annotated[str, Query(max_length=24)] = "",  # a card code (as a deck file spells it)
-    ) -> dict[str, str]:
-        """The rules in short, or one card's (``card``: its code), as the terminal's ``rules``."""
+    ) -> Rulebook:
+        """The rules in short as sections, every card of the game, and with ``card`` (its code)
+        that card's help: one source with the terminal's ``rules`` (``text`` is what it prints,
+        without its hint about commands)."""
         try:
             known = get_game(game)
             config = known.config_from_options(2, [], None)  # every game has a 2-player form
-            return {"text": texts_for(known.name, config.to_json(), check_lang(lang)).rules(card)}
+            book = texts_for(known.name, config.to_json(), check_lang(lang)).rulebook(card)
         except EngineError as exc:
             raise HTTPException(404 if "game" in str(exc) else 400, str(exc)) from None
+        if card and book["card"] is None:
+            raise HTTPException(404, f"there is no card {card!r} in {known.name}")
+        return book
 
     @app.get("/api/games/{game_id}")
     async def summary(game_id: str) -> Summary:

@@ -28,13 +28,21 @@ from apokalypse.bots.guard import guard_all
 from apokalypse.engine.errors import ConfigError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS, Match, Player
-from apokalypse.engine.protocol import ActionValue, Game, GameState
+from apokalypse.engine.protocol import ActionValue, Game, GameState, refusal
 from apokalypse.engine.record import GameRecord, replay, start
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import SEED_LIMIT
 from apokalypse.i18n import check_lang, notation_reason, text
 from apokalypse.i18n.texts import Texts, texts_for
-from apokalypse.wire import WIRE_VERSION, ActionMessage, RefusedMessage, seat_views, state_adapter
+from apokalypse.wire import (
+    WIRE_VERSION,
+    ActionMessage,
+    RefusedMessage,
+    WhyAnswer,
+    WhyMessage,
+    seat_views,
+    state_adapter,
+)
 from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState
 
 from .days import META, Days, Now, limit_of, utc_now
@@ -44,6 +52,7 @@ from .talk import GameTalk
 HUMAN = "human"
 STAND_IN = "heuristic"  # who plays a person's seat while they are away
 TOKEN_BYTES = 24  # 32 URL-safe characters: the key of a seat's secret invite link
+COACH = "coach"  # the meta key: the creator offered the coach to every person (wire/coach.py)
 
 
 def message(key: str, lang: str, **values: object) -> str:
@@ -101,6 +110,11 @@ class Refused(Exception):
         self.reason = reason
         self.rule = rule
 
+    @classmethod
+    def by_rules(cls, exc: IllegalAction, texts: Texts) -> Refused:
+        """The rules' refusal, told in the game's language with its rule id."""
+        return cls(texts.refusal(exc), exc.rule)
+
     def to_json(self) -> RefusedMessage:
         data: RefusedMessage = {"type": "refused", "wire": WIRE_VERSION, "reason": self.reason}
         if self.rule is not None:
@@ -126,11 +140,18 @@ def new_game(
     lang: str,
     timer: tuple[float, float] | None = None,
     turn_based: float | None = None,
+    coach: bool = False,
+    *,
+    seed: int | None = None,
+    meta: Mapping[str, object] | None = None,
 ) -> NewGame:
     """A fresh game; bad input is a :class:`ConfigError` naming what is wrong. ``timer``:
     (seconds per decision, seconds of time bank per person), or None for no clock;
     ``turn_based``: instead, the seconds (hours or days) each person's decision has
-    (:mod:`.days`)."""
+    (:mod:`.days`); ``coach``: the creator offers the coach to every person at the table
+    (each still agrees at their seat: :mod:`apokalypse.wire.coach`). ``seed``: a prepared deal
+    (the guided game's, :mod:`.tutorial`) instead of an unguessable one; ``meta``: more to keep
+    with the game (``tutorial``)."""
     if timer is not None and turn_based is not None:
         raise ConfigError("timer and turn_based: a game has one turn timer or the other")
     game = get_game(name.strip().lower())
@@ -142,22 +163,26 @@ def new_game(
             f" per seat ({HUMAN!r} or a computer player)"
         )
     kinds = [kind.strip().lower() for kind in seats]
-    seed = secrets.randbelow(SEED_LIMIT)  # all 64 bits: unguessable
+    if seed is None:
+        seed = secrets.randbelow(SEED_LIMIT)  # all 64 bits: unguessable
     bots = computer_players(kinds, seed, game.name)
     tokens = {
         seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(len(kinds)) if seat not in bots
     }
-    meta: dict[str, object] = {
+    stored: dict[str, object] = {
+        **(meta or {}),
         "seats": kinds,
         "token_sha256": [hash_token(tokens[s]) if s in tokens else None for s in range(len(kinds))],
         "lang": lang,
     }
     if timer is not None:
-        meta["timer"] = {"turn": timer[0], "bank": timer[1]}
+        stored["timer"] = {"turn": timer[0], "bank": timer[1]}
     if turn_based is not None:
-        meta[META] = {"seconds": turn_based}
+        stored[META] = {"seconds": turn_based}
+    if coach:
+        stored[COACH] = True
     state = game.new_game(config, seed)
-    record = GameRecord(game.name, game.version, config.to_json(), seed, meta=meta)
+    record = GameRecord(game.name, game.version, config.to_json(), seed, meta=stored)
     return NewGame(record, state, bots, tokens)
 
 
@@ -168,7 +193,8 @@ def rematch_of(record: GameRecord, game_id: str) -> NewGame:
     seed = secrets.randbelow(SEED_LIMIT)
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
     state = game.new_game(game.config_from_json(record.config), seed)
-    meta = {**record.meta, "rematch_of": game_id}
+    # A guided game's rematch is a real game: a fresh deal, no coach.
+    meta = {**{k: v for k, v in record.meta.items() if k != "tutorial"}, "rematch_of": game_id}
     rematch = GameRecord(game.name, game.version, dict(record.config), seed, meta=meta)
     return NewGame(rematch, state, computer_players(kinds, seed, game.name), {})
 
@@ -241,6 +267,7 @@ class LiveGame:
     manual: set[int] = field(default_factory=set)  # people who answer forced questions too
     days: Days | None = None  # a turn-based game's deadline (:mod:`.days`)
     now: Now = utc_now  # the time (the hub's: a test may move it)
+    coached: set[int] = field(default_factory=set)  # people who agreed to the coach
 
     def __post_init__(self) -> None:
         timer = self.record.meta.get("timer")
@@ -306,8 +333,36 @@ class LiveGame:
             clock = self.days.reading(self.now(), len(self.kinds))
         away, manual = frozenset(self.away), frozenset(self.manual)
         return Table(
-            self.kinds, connected, away, self.rematch, self.lang, clock, manual, self.names
+            self.kinds,
+            connected,
+            away,
+            self.rematch,
+            self.lang,
+            clock,
+            manual,
+            self.names,
+            self.coach_offered,
+            frozenset(self.coached),
         )
+
+    @property
+    def coach_offered(self) -> bool:
+        return self.record.meta.get(COACH) is True
+
+    def set_coach(self, store: Store, seat: int | None, agree: bool) -> bool:
+        """A person agrees to the coach (``agree``) or takes it back; False when that changes
+        nothing. A game whose creator did not offer it is refused: the coach is then a game
+        against computers' alone."""
+        if seat is None:
+            raise Refused(message("spectator", self.lang))
+        if not self.coach_offered:
+            raise Refused(message("coach-not-offered", self.lang))
+        if self.kinds[seat] != HUMAN or (seat in self.coached) == agree:
+            return False
+        seats = self.coached | {seat} if agree else self.coached - {seat}
+        store.set_coach(self.id, seats)
+        self.coached = seats
+        return True
 
     def view(
         self,
@@ -335,9 +390,11 @@ class LiveGame:
     def views(self) -> SeatViews:
         return seat_views(self.record.game, self.texts)
 
-    def check(self, seat: int | None, request: ActionMessage, shown: int | None) -> ActionValue:
-        """The action a seat's message asks for, parsed; a :class:`Refused` otherwise.
-        ``shown``: the move of the observation this connection was last sent."""
+    def check(
+        self, seat: int | None, request: ActionMessage | WhyMessage, shown: int | None
+    ) -> ActionValue:
+        """The action a seat's message asks for (or asks about), parsed; a :class:`Refused`
+        otherwise. ``shown``: the move of the observation this connection was last sent."""
         lang = self.lang
         if seat is None:
             raise Refused(message("spectator", lang))
@@ -358,13 +415,42 @@ class LiveGame:
             raise Refused(text("ui.error.notation", lang, message=reason)) from None
         return action
 
+    def why(self, seat: int | None, request: WhyMessage, shown: int | None) -> WhyAnswer:
+        """Whether the action a seat asks about would be refused now, and why, changing
+        nothing: the checks of a real action (:meth:`check`, then the rules on a clone of the
+        game, :func:`refusal`), so the answer is the very refusal that action would get, in the
+        same words. It says only what a refused action would: a seat that does not decide now
+        (in a window: whether it was not asked yet, was asked already or is never asked) is
+        told it is not its decision, and the rules are asked only for the seat that decides,
+        about its own hand and the table."""
+        answer: WhyAnswer = {
+            "type": "why",
+            "wire": WIRE_VERSION,
+            "action": request.action,
+            "move": request.move,
+            "allowed": False,
+            "reason": "",
+        }
+        try:
+            exc = refusal(self.state, self.check(seat, request, shown))
+            if exc is not None:
+                raise Refused.by_rules(exc, self.texts)
+        except Refused as refused:
+            answer["reason"] = refused.reason
+            if refused.rule is not None:
+                answer["rule"] = refused.rule
+            return answer
+        answer["allowed"] = True
+        answer["reason"] = message("why-allowed", self.lang)
+        return answer
+
     def play(self, store: Store, action: ActionValue) -> None:
         """Apply a person's action and store it (blocking). The computer players answer later,
         one decision at a time on their own threads (:meth:`computer_step`)."""
         try:
             events = self.match.apply(action)
         except IllegalAction as exc:
-            raise Refused(self.texts.refusal(exc), exc.rule) from None
+            raise Refused.by_rules(exc, self.texts) from None
         self._commit(store, events)
         self.follow_clock()
 
@@ -543,8 +629,10 @@ class LiveGame:
         for events in self.match.catch_up(self.game, actions):
             self.log.extend(events)
         manual, due = store.timing(self.id)
+        coached = store.coached(self.id) if self.coach_offered else set()
         changed = len(actions) + (away != self.away) + (rematch != self.rematch)
-        changed += manual != self.manual
+        changed += (manual != self.manual) + (coached != self.coached)
+        self.coached = coached
         self.heard = self.heard or changed > 0  # another process made the change
         self.away, self.rematch, self.manual = away, rematch, manual
         self.follow_clock()
@@ -590,6 +678,8 @@ def stored_summary(
     }
     if record.result is not None:
         data["seed"] = record.seed  # only now: it rebuilds every hand and the deck
+    if record.meta.get("tutorial"):
+        data["tutorial"] = True  # the guided game: its page shows the coach
     return data
 
 
@@ -631,6 +721,8 @@ def rebuild(store: Store, game_id: str, now: Now = utc_now) -> LiveGame:
     live.rematch, live.away = stored
     live.names = live.talk.read(store, game_id)
     live.manual, due = store.timing(game_id)
+    if live.coach_offered:
+        live.coached = store.coached(game_id)
     live.heard = True  # whoever made the last change, it was not this copy
     live.log.extend(match.start())
     for events in match.catch_up(game, record.actions):

@@ -32,15 +32,20 @@ from starlette.websockets import WebSocketDisconnected
 from apokalypse.engine.errors import EngineError
 from apokalypse.wire import (
     ActionMessage,
+    AdviseMessage,
     AutoMessage,
+    CoachMessage,
     NameMessage,
     SayMessage,
     SeatMessage,
+    WhyMessage,
     read_client_message,
 )
+from apokalypse.wire.coach import coach_refusal
 from apokalypse.wire.seat import Stable, Summary, WireState, stable
 from apokalypse.wire.talk import talk_message
 
+from .coach import Budgets, Question, answer
 from .computers import IDLE, URGENT, ComputerPool
 from .conversation import hear
 from .days import META as DAYS_META
@@ -68,6 +73,10 @@ MAX_FRAME = 65_536  # uvicorn closes a connection sending more (1009) before rea
 # move it answers, so a client gets one in per change it was sent (a program may play fast).
 RATE = 5.0  # messages per second a connection may send on average …
 BURST = 20.0  # … and at once; beyond, its messages are dropped unread
+# A "why" (would this action be refused, and why?) costs a clone of the game and a trial of the
+# action: besides counting as a message, a connection may ask only so many.
+WHY_RATE = 2.0  # questions per second a connection may ask on average …
+WHY_BURST = 8.0  # … and at once; beyond, it is told to slow down
 MAX_DROPPED = 200  # dropped messages before the connection is closed
 MAX_TABS = 4  # connections one seat may hold at once (a phone, a laptop, a reload or two)
 STAND_BY = 2.0  # seconds a process that did not make a game's last change waits to take it on
@@ -91,8 +100,10 @@ class Connection:
     said: Stable | None = None  # what its last message said (seat.stable): none sent yet
     shown: int | None = None  # the move of the observation it was last sent
     bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
+    whys: Bucket = field(default_factory=lambda: Bucket(WHY_RATE, WHY_BURST))
     dropped: int = 0
     talk: Listener = field(default_factory=Listener)  # its name, pace and talk sent (talk.py)
+    coach: Bucket | None = None  # its pace of questions to the coach (made on the first)
 
     def blocked(self) -> bool:
         """Whether this message is dropped unread (the connection sent too many)."""
@@ -134,6 +145,7 @@ class Room:
     computing: asyncio.Task[None] | None = None  # the computer players' turns (Hub.kick)
     answering: asyncio.Task[None] | None = None  # a forced answer given for a person (Hub.wind)
     answers: int = -1  # the move that answer is for
+    advising: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # the coach, by seat
     idle_since: float | None = field(default_factory=time.monotonic)  # None: somebody is here
 
     def connected(self) -> frozenset[int]:
@@ -156,10 +168,11 @@ class Room:
     def stop(self) -> None:
         """No more timers nor computer turns: the room is dropped."""
         self.closed = True
-        for task in (self.timer, self.computing, self.answering):
+        for task in (self.timer, self.computing, self.answering, *self.advising.values()):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self.timer = self.computing = self.answering = None
+        self.advising.clear()
 
 
 def parse_text(raw: str) -> object:
@@ -616,6 +629,11 @@ class Hub:
             if isinstance(request, NameMessage | SayMessage):
                 await self.converse(room, connection, request)
                 changed = False
+            elif isinstance(request, WhyMessage):
+                await self.explain(room, connection, request)
+            elif isinstance(request, AdviseMessage):
+                await self.advise(room, connection)
+                changed = False
             else:
                 changed = await self.change(
                     room, lambda live: self.perform(live, connection, request)
@@ -648,11 +666,24 @@ class Hub:
                 if self.fanout is not None:
                     await self.fanout.publish(live.id, None)
 
+    async def explain(self, room: Room, connection: Connection, request: WhyMessage) -> None:
+        """Answer a "why" to the asking connection only (:meth:`LiveGame.why`): nothing
+        changes, nobody else is sent anything."""
+        if connection.whys.take() > 0:
+            raise Refused(message("why-pace", room.live.lang))
+        async with room.lock:
+            if room.closed:
+                return
+            live, seat, shown = room.live, connection.seat, connection.shown
+            answer = await asyncio.to_thread(live.why, seat, request, shown)
+        with contextlib.suppress(Exception):  # gone meanwhile
+            await connection.websocket.send_json(answer)
+
     def perform(
         self,
         live: LiveGame,
         connection: Connection,
-        request: ActionMessage | SeatMessage | AutoMessage,
+        request: ActionMessage | SeatMessage | AutoMessage | CoachMessage,
     ) -> bool:
         """What a message asks of the game (blocking; under its lock); whether it changed."""
         seat = connection.seat
@@ -663,12 +694,67 @@ class Hub:
             raise Refused(message("spectator", live.lang))
         if isinstance(request, AutoMessage):  # the seat's own setting: only its view changes
             return live.set_manual(self.store, seat, not request.on)
+        if isinstance(request, CoachMessage):  # every person's view may change (who may ask)
+            return live.set_coach(self.store, seat, request.agree)
         if request.type == "rematch":
             if not live.state.is_over:
                 raise Refused(message("not-over", live.lang))
             live.make_rematch(self.store)  # opened by whoever follows the link (Hub.room)
             return True  # every connection learns of it
         return live.set_away(self.store, seat, request.type == "leave")
+
+    async def advise(self, room: Room, connection: Connection) -> None:
+        """A seat asks the coach (:mod:`.coach`): its question is taken under the game's lock,
+        the expert thinks on the computer players' pool, and the answer goes to this connection
+        only, unless the decision moved on meanwhile. One question per seat at a time, and a
+        pace per connection; a :class:`Refused` says why not."""
+        settings = self.settings
+        async with room.lock:
+            live, seat = room.live, connection.seat
+            lang = live.lang
+            refusal = coach_refusal(live.kinds, seat, live.coach_offered, live.coached)
+            if refusal is not None:
+                raise Refused(message(refusal, lang))
+            assert seat is not None  # a spectator is refused above
+            state = live.state
+            if state.is_over or state.to_act != seat:
+                raise Refused(message("coach-not-deciding", lang))
+            if seat in room.advising:
+                raise Refused(message("coach-busy", lang))
+            if connection.coach is None:
+                connection.coach = Bucket(settings.coach_per_minute / 60, settings.coach_burst)
+            wait = connection.coach.take()
+            if wait > 0:
+                raise Refused(message("coach-pace", lang, seconds=max(1, round(wait))))
+            question = Question(
+                live.record,
+                tuple(live.match.actions),
+                seat,
+                state.move,
+                tuple(live.names),
+                tuple(live.kinds),
+            )
+            room.advising[seat] = asyncio.create_task(self._advise(room, connection, question))
+
+    async def _advise(self, room: Room, connection: Connection, question: Question) -> None:
+        live = room.live
+        budgets = Budgets(self.settings.coach_iterations, self.settings.coach_seconds)
+        texts, lang = live.texts, live.lang
+        try:
+            made = await self.computers.run(URGENT, lambda: answer(question, budgets, texts, lang))
+            async with room.lock:
+                moved_on = room.closed or len(live.match.actions) != len(question.actions)
+                allowed = coach_refusal(live.kinds, question.seat, live.coach_offered, live.coached)
+                if moved_on or allowed is not None or connection not in room.connections:
+                    return  # the decision moved on (or the coach was turned off): dropped
+                with contextlib.suppress(Exception):  # gone meanwhile
+                    await connection.websocket.send_json(made)
+        except Exception:
+            self.metrics.errors.labels(where="coach").inc()
+            log.exception("game %s: the coach failed", live.id)
+        finally:
+            if room.advising.get(question.seat) is asyncio.current_task():
+                del room.advising[question.seat]
 
     async def refuse(self, connection: Connection, refused: Refused) -> None:
         connection.bucket.spend()

@@ -366,6 +366,8 @@ def serve_options(
     computer_pace: float = Settings.computer_pace,
     computer_delay: float = Settings.computer_delay,
     answer_delay: tuple[float, float] = Settings.answer_delay,
+    coach_iterations: int = Settings.coach_iterations,
+    coach_seconds: float = Settings.coach_seconds,
 ) -> tuple[Settings, Listen]:
     """``apokalypse serve``'s options as the app's settings and how it listens; a
     :class:`ConfigError` naming the first option that is wrong (nothing started yet)."""
@@ -396,6 +398,10 @@ def serve_options(
     low, high = answer_delay
     if not 0 <= low <= high <= 30:
         raise ConfigError(f"--answer-delay {low:g} {high:g}: from 0 to 30 seconds, the least first")
+    if not 1 <= coach_iterations <= 100_000:
+        raise ConfigError(f"--coach-iterations {coach_iterations}: 1 to 100,000")
+    if not 0 < coach_seconds <= 60:
+        raise ConfigError(f"--coach-seconds {coach_seconds}: more than 0, at most 60")
     settings = Settings(
         public_url=check_public_url(public_url) if public_url is not None else None,
         max_games=max_games,
@@ -407,6 +413,8 @@ def serve_options(
         computer_pace=computer_pace,
         computer_delay=computer_delay,
         answer_delay=(low, high),
+        coach_iterations=coach_iterations,
+        coach_seconds=coach_seconds,
     )
     listen = Listen(
         host=host,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from apokalypse.bots.levels import EXPERT_ITERATIONS
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -37,6 +39,12 @@ class Settings:
     # at once, and per minute after that (a stored game asked about is replayed).
     seats_burst: int = 10
     seats_per_minute: float = 12.0
+    # The coach ("what would the expert do?", coach.py): the expert level's iterations, capped
+    # in seconds, and how often one connection may ask (at once, and per minute after that).
+    coach_iterations: int = EXPERT_ITERATIONS
+    coach_seconds: float = 5.0
+    coach_burst: int = 3
+    coach_per_minute: float = 10.0
 
     def answer_after(self) -> float:
         """Seconds before an automatic answer (drawn from the system's randomness: no seed of

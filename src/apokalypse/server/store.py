@@ -88,6 +88,7 @@ class GameRow(Base):
         DateTime(timezone=True), nullable=True, index=True
     )
     manual: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0004
+    coach: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0005
 
 
 class ActionRow(Base):
@@ -336,6 +337,23 @@ class Store:
             if row is None:
                 raise StoreError(f"there is no game {game_id!r}")
             row.manual = sorted(seats)
+
+    def set_coach(self, game_id: str, seats: set[int]) -> None:
+        """The people's seats that agreed to the coach (:mod:`apokalypse.wire.coach`)."""
+        with self._writing(), Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            row.coach = sorted(seats)
+
+    def coached(self, game_id: str) -> set[int]:
+        """The seats whose person agreed to the coach (a :class:`StoreError` when there is no
+        such game)."""
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            return set(row.coach or ())
 
     def set_deadline(self, game_id: str, deadline: datetime | None) -> None:
         with self._writing(), Session(self.engine) as session, session.begin():

@@ -126,12 +126,16 @@ def rate_bars(
     series: Sequence[tuple[str, str, Sequence[Rate]]],
     ylabel: str = "share (%)",
     size: tuple[float, float] = (8.0, 4.5),
+    references: Sequence[float] | None = None,
 ) -> bytes:
-    """Rates in %, grouped bars, with Wilson intervals as error bars."""
+    """Rates in %, grouped bars, with Wilson intervals as error bars; ``references``: a rate
+    per group drawn as a dashed line across its bars (a fair share)."""
     with rc_context(STYLE):
         fig = Figure(figsize=size, layout="constrained")
         ax = fig.add_subplot()
         _bars(ax, groups, [(label, c, as_means(rates)) for label, c, rates in series])
+        for i, reference in enumerate(references or ()):
+            ax.hlines(100 * reference, i - 0.45, i + 0.45, colors="#222222", linestyles="--")
         _titles(fig, ax, title, xlabel, ylabel, len(series))
         ax.set_ylim(0, 100)
         return _png(fig)

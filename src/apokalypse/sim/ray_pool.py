@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from apokalypse.engine.errors import ConfigError
 
 from .runner import IN_FLIGHT_PER_JOB, POLL_SECONDS, Outcome, Stop, Task, chunks, lost, run_chunk
 
 CONNECT_SECONDS = 5.0
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _ray() -> ModuleType:
@@ -107,3 +109,25 @@ def ray_outcomes(
             except ray.exceptions.RayError as exc:  # a worker or node died with the chunk
                 why = f"Ray worker failed ({type(exc).__name__})"
                 yield from (lost(task, why) for task in finished)
+
+
+def ray_map(
+    ray: ModuleType, work: Callable[[T], R], items: Iterator[T], jobs: int, stop: Stop
+) -> Iterator[R]:
+    """``work(item)`` of every item as Ray tasks (one CPU each), each result as soon as it is
+    done (in any order), until the items run out or a stop is requested. A task that fails
+    fails the run: unlike a game of a study, a result left out would change what is learned."""
+    cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))
+    remote = ray.remote(num_cpus=1, max_retries=1)(work)
+    pending: list[Any] = []
+    while True:
+        while not stop.requested and len(pending) < cpus * IN_FLIGHT_PER_JOB:
+            item = next(items, None)
+            if item is None:
+                break
+            pending.append(remote.remote(item))
+        if not pending:
+            return
+        done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
+        for ref in done:
+            yield ray.get(ref)

@@ -24,6 +24,7 @@ from types import FrameType
 from typing import Any, TypeVar
 
 from apokalypse.bots import make_bot, seat_seed
+from apokalypse.bots.levels import SEARCHING
 from apokalypse.engine.match import Match
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
@@ -74,7 +75,7 @@ def chunk_size(bots: Sequence[str]) -> int:
     chunk of them would only delay a stop and lose more to a killed worker."""
     if all(name == "random" for name in bots):
         return 32
-    if any(name.startswith("ismcts") or name in ("hard", "expert") for name in bots):
+    if any(name.split(":")[0] in SEARCHING for name in bots):
         return 1
     return 2
 

@@ -9,6 +9,10 @@
 pandas reads a table with ``pd.read_parquet("DIR/games")``, DuckDB with
 ``SELECT * FROM 'DIR/games/*.parquet'``.
 
+Columns only ever added, last (``FORMAT`` changes when one changes its meaning or type): a part
+written before a column was added reads with that column null, so a folder of an earlier version
+is still read, reported and resumed.
+
 Finished games are written in parts, each atomically (a temporary file, then a rename), the
 players' part before the games' part: a games part is the mark that its games are done. A run
 interrupted in any way (Ctrl-C, a kill, a crash) loses at most the games since the last part, and
@@ -102,10 +106,18 @@ def _parts(folder: Path, table: str) -> dict[int, Path]:
     return found
 
 
+def _fits(found: pa.Schema, schema: pa.Schema) -> bool:
+    """Whether a part holds this version's columns: all of them, or those of a version before
+    some were added (a collector adds its new columns last; they read as null there)."""
+    return 0 < len(found) <= len(schema) and all(
+        found.field(i).equals(schema.field(i)) for i in range(len(found))
+    )
+
+
 def _read_part(path: Path, schema: pa.Schema, columns: list[str] | None = None) -> pa.Table:
     try:
         found = pq.read_schema(path)
-        if not found.remove_metadata().equals(schema.remove_metadata()):
+        if not _fits(found.remove_metadata(), schema.remove_metadata()):
             raise ResultsError(
                 f"{path} has other columns than this version writes; it belongs to another run"
             )

@@ -11,12 +11,17 @@ versioned JSON Schema made from the games' own types (never written twice by han
 - **client**: every message a client may send: an action, or ``leave`` / ``reclaim`` (a
   computer player takes my seat / I take it back), ``rematch``, ``auto`` (whether the
   server answers for me a window's question I cannot but decline), ``name`` (what I am called)
-  and ``say`` (a line of table talk, :mod:`.talk`).
+  and ``say`` (a line of table talk, :mod:`.talk`); ``why``: would this action be refused now,
+  and why (answered to the asking connection only, by **why**, and changing nothing);
+  ``advise`` and ``coach`` (the coach, :mod:`.coach`).
 - **state** and **refused**: every message the server sends: a seat's whole view whenever it
   changed (observation, new events, legal actions with their parts and wording, the seats'
   statuses, the forecast, the clock, the rematch), decided for each game in one file
   (``wire/<game>.py``, on :mod:`.seat`), or why an action changed nothing.
 - **talk**: lines of table talk a connection may read (:func:`.talk.may_read`).
+- **rules**: the rules help of ``GET /api/rules/{game}`` (:class:`..i18n.rulebook.Rulebook`):
+  sections of paragraphs and lists, every card, and one card's help.
+- **advice**: the coach's answer to ``advise``, for the asking connection only (:mod:`.coach`).
 
 ``schema(game)`` is the whole format of one game; ``python -m apokalypse.wire DIR`` writes every
 game's into ``DIR/<game>.schema.json`` (the repository keeps them in ``schema/``, and a test
@@ -38,8 +43,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict
 
 from apokalypse.engine.registry import game_names, get_game
+from apokalypse.i18n.rulebook import Rulebook
 from apokalypse.i18n.texts import Texts
 
+from .coach import AdviceMessage as AdviceMessage
+from .coach import AdviseMessage as AdviseMessage
+from .coach import CoachMessage as CoachMessage
 from .seat import WIRE_VERSION as WIRE_VERSION
 from .seat import EventMessage as EventMessage
 from .seat import SeatViews, WireState
@@ -75,7 +84,27 @@ class AutoMessage(BaseModel):
     on: bool
 
 
-Request = ActionMessage | SeatMessage | AutoMessage | NameMessage | SayMessage
+class WhyMessage(BaseModel):
+    """``why``: would this action (its notation) be refused now, and why? Asked about the
+    observation of ``move``, like an action; it changes nothing and is answered to the asking
+    connection only (:class:`WhyAnswer`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["why"]
+    action: str = Field(max_length=200)
+    move: int = Field(ge=0)
+
+
+Request = (
+    ActionMessage
+    | SeatMessage
+    | AutoMessage
+    | NameMessage
+    | SayMessage
+    | WhyMessage
+    | AdviseMessage
+    | CoachMessage
+)
 ClientMessage = Annotated[Request, Field(discriminator="type")]
 _client = TypeAdapter[Request](ClientMessage)
 
@@ -94,6 +123,21 @@ class RefusedMessage(TypedDict):
 
     type: Literal["refused"]
     wire: int
+    reason: str
+    rule: NotRequired[str]
+
+
+class WhyAnswer(TypedDict):
+    """The answer to a ``why``, for the asking connection only: the action and move asked
+    about, whether the action would be carried out now (``allowed``), and the reason (the
+    refusal's own text and rule id, exactly as a refused action would be told; or that it is
+    allowed)."""
+
+    type: Literal["why"]
+    wire: int
+    action: str
+    move: int
+    allowed: bool
     reason: str
     rule: NotRequired[str]
 
@@ -134,7 +178,10 @@ def schema(game: str) -> dict[str, Any]:
         "client": _client,
         "state": state_adapter(game),
         "refused": TypeAdapter(RefusedMessage),
+        "why": TypeAdapter(WhyAnswer),
         "talk": TypeAdapter(TalkMessage),
+        "rules": TypeAdapter(Rulebook),
+        "advice": TypeAdapter(AdviceMessage),
     }
     refs, top = TypeAdapter.json_schemas(
         [(name, "serialization", adapter) for name, adapter in parts.items()]

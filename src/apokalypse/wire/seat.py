@@ -23,11 +23,13 @@ from typing_extensions import ReadOnly, TypedDict
 
 from apokalypse.engine.events import Event, EventView
 from apokalypse.engine.protocol import ActionValue, GameState
-from apokalypse.i18n import seat_names
+from apokalypse.i18n import seat_names, text
 from apokalypse.i18n.texts import Texts
 
+from .coach import CoachView, coach_refusal
+
 # Raised whenever a message changes shape (the browser's types are generated from the same schema).
-WIRE_VERSION = 3
+WIRE_VERSION = 4
 
 A = TypeVar("A", bound=ActionValue)  # the game's action
 O = TypeVar("O", bound=Mapping[str, object])  # the game's observation  # noqa: E741
@@ -112,6 +114,7 @@ class Summary(TypedDict):
     over: bool
     result: dict[str, object] | None
     seed: NotRequired[int]
+    tutorial: NotRequired[bool]  # the guided game ("Learn to play"): its page shows the coach
 
 
 class VariantChoice(TypedDict):
@@ -164,6 +167,9 @@ class StateMessage(TypedDict, Generic[O, L, F, C]):
     # The viewer's own setting: whether the server answers for it a window's question it
     # cannot but decline (None: a spectator). Nobody else is told it.
     auto: bool | None
+    # Whether the viewer may ask the coach ("what would the expert do?"), and why not (None: a
+    # spectator). Its own only (:mod:`.coach`).
+    coach: CoachView | None
 
 
 @dataclass(frozen=True)
@@ -189,6 +195,8 @@ class Table:
     clock: ClockReading | None = None
     manual: frozenset[int] = frozenset()  # people who answer forced questions themselves
     names: Sequence[str | None] = ()  # each seat's chosen name (None: none chosen)
+    coach_offered: bool = False  # the creator offered the coach to every person (:mod:`.coach`)
+    coach_agreed: frozenset[int] = frozenset()  # the people who agreed to it
 
 
 def clock_view(table: Table, seat: int | None, shown: int | None) -> ClockView | None:
@@ -260,8 +268,23 @@ def state_message(
         "rematch": {"id": table.rematch} if table.rematch is not None else None,
         "cards": dict(cards) if cards is not None else None,
         "auto": None if seat is None else seat not in table.manual,
+        "coach": coach_view(table, seat),
     }
     return message
+
+
+def coach_view(table: Table, seat: int | None) -> CoachView | None:
+    """The coach as ``seat`` may know it (None: a spectator): available or why not."""
+    if seat is None:
+        return None
+    offered, agreed = table.coach_offered, table.coach_agreed
+    refusal = coach_refusal(table.kinds, seat, offered, agreed)
+    return {
+        "available": refusal is None,
+        "offered": offered,
+        "agreed": seat in agreed,
+        "reason": None if refusal is None else text(f"server.{refusal}", table.lang),
+    }
 
 
 def _event(view: EventView) -> EventMessage:
@@ -356,4 +379,5 @@ def stable(message: StateMessage[O, L, F, C]) -> Stable:
         timed,
         message["rematch"],
         message["auto"],
+        message["coach"],
     )

@@ -1,7 +1,7 @@
 // The Apokalypse table for one viewer: the decision, every display, the viewer's hand and ethos,
 // the players, decks, forecast and log; a horseman's ride as a panel when it happens; the final
 // reveal at the end. What is legal is always the server's list; this only lays it onto the table.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useState } from "preact/hooks";
 import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
 import type { ApokalypseState, Lang } from "../protocol";
@@ -9,6 +9,7 @@ import { useFitText } from "../ui/fitText";
 import { Log } from "../ui/Log";
 import { AutoAnswerToggle } from "../ui/AutoAnswer";
 import { SeatControls } from "../ui/SeatControls";
+import { WhyNot } from "../ui/WhyNot";
 import { CardHelp } from "./CardHelp";
 import { TableContext, type Table } from "./context";
 import { Decision } from "./Decision";
@@ -41,7 +42,9 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
 
   // A ride that happens while the page is open opens its panel; rides from before (the first
   // message after connecting resends the whole game) stay behind the "last ride" button.
-  useEffect(() => {
+  // Opened in the frame the ride arrives (a layout effect), not one later over a click meant
+  // for the table.
+  useLayoutEffect(() => {
     const fresh = rides.filter((r) => r.index >= game.firstBatch);
     const newest = rides.length - 1;
     if (fresh.length > 0 && newest > seenRides) setShownRide(newest);
@@ -62,13 +65,17 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
     lang,
     act: (action) => {
       setPending(null);
+      game.dismissWhy();
       game.act(action);
     },
+    ask: (actions) => game.ask(actions),
+    deciding: state.legal.length > 0,
     inspect: setInspected,
     openRules,
   };
 
   const pick = (code: string) => {
+    game.dismissWhy(); // a card that can be used: no longer a question of why not
     const actions = moves.hand.get(code) ?? [];
     if (actions.length === 1 && actions[0] !== undefined) table.act(actions[0].text);
     else setPending(code);
@@ -88,6 +95,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
               {t("spectatorHelp")}
             </p>
           )}
+          {game.why && game.why.move === obs.move ? <WhyNot why={game.why} onDismiss={game.dismissWhy} t={t} /> : null}
           <CardHelp code={inspected} />
           <section class="displays" id="displays" aria-label={t("display")}>
             {obs.displays.map((display, q) => (

@@ -5,7 +5,7 @@ import type { DisplayView } from "../wire/apokalypse";
 import { Icon } from "../ui/icons";
 import { CardFace, cardName } from "./Card";
 import { useTable } from "./context";
-import { PLANES, SIDES, placeKey, rowKey, type PlaneName, type SideName } from "./moves";
+import { PLANES, SIDES, placeKey, placeQuestion, rowKey, type PlaneName, type SideName } from "./moves";
 
 interface DisplayProps {
   seat: number;
@@ -33,6 +33,8 @@ export function Display({ seat, display }: DisplayProps) {
   const seatAction = moves.seats.get(seat)?.text;
   const acting = obs.to_act === seat && !obs.result;
   const mine = obs.seat === seat;
+  // While my step names a place, a place that is not a legal target asks the server why not.
+  const why = (side: SideName, plane: PlaneName, pos?: number) => (table.deciding ? placeQuestion(obs, seat, side, plane, pos) : null);
 
   const cells = [];
   for (const [row, plane] of PLANES.entries()) {
@@ -46,6 +48,7 @@ export function Display({ seat, display }: DisplayProps) {
       for (const [pos, code] of cards.entries()) {
         const key = placeKey(seat, side, plane, pos);
         const action = moves.cards.get(key)?.text;
+        const question = action === undefined ? why(side, plane, pos) : null;
         const front = plane === "earth" ? obs.fronts?.[`${p}.${side}.${pos}`] : undefined;
         const dying = plane === "earth" && strike !== undefined && strike[side].dying.includes(pos);
         // the populace an attack on the table aims at: the outermost of the attacked side
@@ -63,18 +66,41 @@ export function Display({ seat, display }: DisplayProps) {
             style={{ gridRow: row + 2, gridColumn: column(side, pos) }}
             data-place={key}
             data-action={action}
-            tabIndex={action ? 0 : -1}
-            aria-label={action ? `${label} — ${action}` : label}
+            data-why={question ?? undefined}
+            tabIndex={action || question ? 0 : -1}
+            aria-label={action ? `${label} — ${action}` : question ? `${label} — ${t("whyNot")}` : label}
             title={action ?? cardName(code, table.facts)}
             onMouseEnter={() => table.inspect(code)}
             onFocus={() => table.inspect(code)}
-            onClick={() => (action ? table.act(action) : table.inspect(code))}
+            onClick={() => {
+              if (action) return table.act(action);
+              table.inspect(code);
+              if (question) table.ask([question]);
+            }}
           >
             {face}
           </button>,
         );
       }
       const slot = moves.slots.get(rowKey(seat, side, plane))?.text;
+      const rowWhy = slot === undefined ? why(side, plane) : null;
+      if (rowWhy !== null && cards.length < (side === "good" ? good : evil)) {
+        // a row's free end that is no legal place (where it fits without widening the display)
+        cells.push(
+          <button
+            type="button"
+            class={`cell slot unusable plane-${plane} side-${side}`}
+            style={{ gridRow: row + 2, gridColumn: column(side, cards.length) }}
+            data-place={rowKey(seat, side, plane)}
+            data-why={rowWhy}
+            aria-label={`${t(side)} · ${t(plane)}: ${t("whyNot")}`}
+            title={t("whyNot")}
+            onClick={() => table.ask([rowWhy])}
+          >
+            <span class="plus">?</span>
+          </button>,
+        );
+      }
       if (slot !== undefined) {
         cells.push(
           <button

@@ -1,11 +1,21 @@
 // The forecast (public, the same for every viewer): per display and side how many populaces the
 // next horseman would leave alive if it rode now, the protection passed from the good side, the
 // reckoning it would give, what Death would kill; and the count of good and evil populaces.
-import type { SideForecast } from "../protocol";
+import type { WordKey } from "../i18n";
+import type { Forecast, SideForecast } from "../protocol";
 import { Icon } from "../ui/icons";
 import { HORSEMAN_ICON, ICON_WORD } from "./cardLook";
 import { horsemanTitle, useTable } from "./context";
 import { signed } from "./Display";
+
+/** Who holds the majority that decides the end, as the server's forecast says by the game's
+ * variants (under V-GOOD-TIES a tie counts for the good). */
+const LEAD: Record<Forecast["lead"], WordKey> = {
+  good: "goodLead",
+  evil: "evilLead",
+  "good-tie": "goodTieLead",
+  "evil-more": "evilMoreLead",
+};
 
 /** One side: populaces left of all, the dead, and the protection counted (+ passed on). */
 function Side({ side }: { side: SideForecast }) {
@@ -29,7 +39,7 @@ export function ForecastPanel() {
   const { forecast, t, name, obs } = useTable();
   if (!forecast || obs.result) return null;
   const icon = HORSEMAN_ICON[forecast.horseman];
-  const lead = forecast.good_populaces > forecast.evil_populaces ? "goodLead" : "evilLead";
+  const lead = LEAD[forecast.lead];
   return (
     <section class="panel forecast" id="forecast" aria-label={t("forecast")}>
       <h2 class="box-title">

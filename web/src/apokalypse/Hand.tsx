@@ -3,6 +3,7 @@
 import { Icon } from "../ui/icons";
 import { CardFace, cardName } from "./Card";
 import { useTable } from "./context";
+import { cardQuestions } from "./moves";
 
 interface HandProps {
   pending: string | null; // a card whose uses are being chosen
@@ -38,6 +39,7 @@ export function Hand({ pending, onPick }: HandProps) {
                   onClick={() => {
                     table.inspect(code);
                     if (live) onPick(code);
+                    else table.ask(cardQuestions(obs, code, facts[code]?.uses ?? [], table.deciding)); // why not?
                   }}
                 >
                   <CardFace code={code} facts={facts} size="hand" />

@@ -6,6 +6,7 @@ import { Icon } from "../ui/icons";
 import { SeatDot } from "../ui/SeatControls";
 import { HORSEMAN_VP } from "./cardLook";
 import { useTable } from "./context";
+import { playerQuestion } from "./moves";
 
 export function Players({ seats }: { seats: SeatStatus[] | undefined }) {
   const table = useTable();
@@ -17,6 +18,8 @@ export function Players({ seats }: { seats: SeatStatus[] | undefined }) {
         {obs.hand_counts.map(([b = 0, k = 0], q) => {
           const total = forecast?.totals[q] ?? obs.scores.reduce((sum, row) => sum + (row[q] ?? 0), 0) + (obs.horseman_cards[q] ?? []).reduce((s, h) => s + (HORSEMAN_VP[h] ?? 0), 0);
           const action = moves.seats.get(q)?.text;
+          // a player my step names but who is not a legal choice: a click asks why not
+          const question = action === undefined && table.deciding ? playerQuestion(obs, q) : null;
           const deciding = obs.to_act === q && !obs.result;
           const body = (
             <>
@@ -50,6 +53,10 @@ export function Players({ seats }: { seats: SeatStatus[] | undefined }) {
             <li class={`player${deciding ? " deciding" : ""}${obs.seat === q ? " me" : ""}`} data-seat={q}>
               {action ? (
                 <button type="button" class="player-row target" data-action={action} onClick={() => table.act(action)}>
+                  {body}
+                </button>
+              ) : question !== null ? (
+                <button type="button" class="player-row why" data-why={question} onClick={() => table.ask([question])}>
                   {body}
                 </button>
               ) : (

@@ -14,6 +14,10 @@ export interface Table {
   t: Translate;
   lang: Lang;
   act: (action: string) => void;
+  /** Ask the server why these actions would be refused now (a click on what lights up nothing). */
+  ask: (actions: readonly string[]) => void;
+  /** Whether the viewer decides now (the server sent legal actions). */
+  deciding: boolean;
   inspect: (code: string | null) => void; // show a card's facts in the card help
   openRules: (card?: string) => void;
 }

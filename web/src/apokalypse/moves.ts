@@ -64,3 +64,40 @@ export function layMoves(obs: ApokalypseObservation, legal: readonly ApokalypseA
 export function canGoBack(obs: ApokalypseObservation): boolean {
   return obs.decision === "choose-target" || obs.decision === "choose-recipient";
 }
+
+// --- why not: what to ask the server about a hand card, place or player that lights up nothing ---
+
+/** The decisions whose step names a place on a display, and those whose step names a player. */
+const PLACE_STEPS = new Set(["choose-target", "place-seal"]);
+const PLAYER_VERBS: Partial<Record<ApokalypseObservation["decision"], string>> = {
+  "choose-recipient": "to",
+  "choose-victim": "steal",
+  "choose-destination": "to",
+};
+
+/** The actions to ask "why not?" about for a hand card that no legal action uses: on a turn its
+ * natural uses (`uses`, from the card facts), in a defence window defending with it; at any
+ * other step (or when the decision is not the viewer's) its first use, which the server
+ * answers with what is asked instead. */
+export function cardQuestions(obs: ApokalypseObservation, code: string, uses: readonly string[], deciding: boolean): string[] {
+  if (deciding && obs.decision === "defence") return [`defend ${code}`];
+  const all = uses.map((use) => `play ${code} ${use}`);
+  return deciding && obs.decision === "turn" ? all : all.slice(0, 1);
+}
+
+/** The action a click on a display place that is not a legal target stands for, when the
+ * viewer's step names a place (null otherwise): a side for a populace or an attack, else the
+ * row's end or the card at `pos`. */
+export function placeQuestion(obs: ApokalypseObservation, seat: number, side: SideName, plane: PlaneName, pos?: number): string | null {
+  if (!PLACE_STEPS.has(obs.decision)) return null;
+  const use = obs.choice?.use;
+  if (use === "good" || use === "evil" || use === "attack") return `target p${seat + 1}.${side}`;
+  return `target ${pos === undefined ? rowKey(seat, side, plane) : placeKey(seat, side, plane, pos)}`;
+}
+
+/** The action a click on a player who is not a legal choice stands for, when the viewer's step
+ * names a player (null otherwise). */
+export function playerQuestion(obs: ApokalypseObservation, seat: number): string | null {
+  const verb = PLAYER_VERBS[obs.decision];
+  return verb === undefined ? null : `${verb} p${seat + 1}`;
+}

@@ -9,6 +9,7 @@ import { asLang, translator } from "../i18n";
 import type { ApokalypseState, ApokerlypseState, GameName, GameSummary, Lang } from "../protocol";
 import { isApokalypse } from "../protocol";
 import { rememberGame } from "../storage";
+import { Coach, CoachAgreement } from "../ui/Coach";
 import { Refusal } from "../ui/Refusal";
 import { RulesDialog } from "../ui/Rules";
 import { rememberedName } from "../talk/lines";
@@ -16,6 +17,7 @@ import { NameDialog, NamePrompt } from "../talk/NameDialog";
 import { useRememberedName } from "../talk/name";
 import { TableTalk } from "../talk/TableTalk";
 import { Toasts } from "../ui/Toasts";
+import { Coach as TutorialCoach } from "../tutorial/Coach";
 import { SeenContext } from "./seen";
 import { useActGuard } from "./useActGuard";
 import { useGame } from "./useGame";
@@ -128,7 +130,11 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
           </div>
         ) : null}
         {game.refusal ? <Refusal refusal={game.refusal} onDismiss={game.dismissRefusal} t={t} /> : null}
-        {state && seat !== null && chosen === null && remembered === null && !later ? <NamePrompt rename={game.rename} onLater={() => setLater(true)} t={t} /> : null}
+        {/* a guided game is played alone: nobody there to be named for */}
+        {state && seat !== null && chosen === null && remembered === null && !later && !summary?.tutorial ? <NamePrompt rename={game.rename} onLater={() => setLater(true)} t={t} /> : null}
+        {state && summary?.tutorial && seat !== null ? <TutorialCoach gameId={gameId} game={game} state={state} lang={lang} /> : null}
+        {state ? <CoachAgreement state={state} game={game} t={t} /> : null}
+        {state ? <Coach state={state} game={game} t={t} /> : null}
         <div class={state ? "talk-layout" : undefined}>
         {state && obs ? (
           isApokalypse(obs) ? (
@@ -141,7 +147,7 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
               openRules={(card) => setRules({ card })}
             />
           ) : (
-            <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} />
+            <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} openRules={(card) => setRules({ card })} />
           )
         ) : game.fatal ? null : (
           <p class="loading">{t("connecting")}</p>
@@ -152,7 +158,7 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
       {naming ? <NameDialog initial={chosen ?? remembered ?? ""} rename={game.rename} onClose={() => setNaming(false)} t={t} /> : null}
       <Toasts toasts={seen.toasts} dismiss={seen.dismiss} t={t} />
       {rules ? (
-        <RulesDialog game={gameName} lang={lang} card={rules.card} title={rules.card ? `${t("rules")}: ${game.cards[rules.card]?.name ?? rules.card}` : t("rulesTitle")} onClose={() => setRules(null)} t={t} />
+        <RulesDialog game={gameName} lang={lang} card={rules.card} facts={game.cards} onClose={() => setRules(null)} t={t} />
       ) : null}
     </div>
     </SeenContext.Provider>

@@ -147,8 +147,14 @@ export function toastOf(event: EventMessage, me: number | null, { t, name, facts
   const horseman = (n: number | null): string => t(`horseman${Math.min(Math.max(n ?? 1, 1), 4)}` as WordKey);
   const by = (q: number | null): string => (q === null ? "?" : name(q));
   switch (event.kind) {
-    case "steal":
-      return target === me ? t("toastStolen", { name: by(actor), card: cardName(a.card) }) : null;
+    case "steal": {
+      if (target !== me) return null;
+      const amount = int(a.amount);
+      if (amount === null) return t("toastStolen", { name: by(actor), card: cardName(a.card) });
+      // Apokerlypse: chips taken from this seat (KD-EFFECT-1)
+      const left = String(a.left ?? "?");
+      return amount === 1 ? t("toastRobbedOne", { name: by(seat), chips: left }) : t("toastRobbed", { name: by(seat), amount: String(amount), chips: left });
+    }
     case "gift":
       return target === me ? t("toastGift", { name: by(actor), card: cardName(a.card) }) : null;
     case "attack":
@@ -184,7 +190,8 @@ export function toastOf(event: EventMessage, me: number | null, { t, name, facts
     case "target":
       return target === me && seat !== me ? t("toastAimed", { name: by(seat) }) : null;
     case "lose":
-      return seat === me ? t("toastLost", { amount: String(a.amount ?? "?"), chips: String(a.chips ?? "?") }) : null;
+      if (seat !== me) return null;
+      return int(a.amount) === 1 ? t("toastLostOne", { chips: String(a.chips ?? "?") }) : t("toastLost", { amount: String(a.amount ?? "?"), chips: String(a.chips ?? "?") });
     case "blocked":
       return int(a.owner) === me && seat !== me ? t("toastBlocked", { name: by(seat), card: cardName(a.blocked) }) : null;
     case "pot":

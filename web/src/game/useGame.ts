@@ -2,7 +2,7 @@
 // the events gathered across messages, reconnecting when the connection drops (a new connection
 // is sent the whole log again, so the gathered lists start afresh).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { CardFacts, ClientMessage, EventMessage, RefusedMessage, ServerMessage, StateMessage, TalkLine } from "../protocol";
+import type { AdviceMessage, CardFacts, ClientMessage, EventMessage, RefusedMessage, ServerMessage, StateMessage, TalkLine, WhyAnswer } from "../protocol";
 import { mergeTalk } from "../talk/lines";
 
 export type Connection = "connecting" | "connected" | "reconnecting" | "disconnected";
@@ -25,9 +25,23 @@ export interface GameConnection {
   control: (type: "leave" | "reclaim" | "rematch") => boolean;
   setAuto: (on: boolean) => boolean; // whether the server answers my forced questions
   dismissRefusal: () => void;
+  why: WhyAnswers | null; // the server's answers to the last "why not?" asked
+  ask: (actions: readonly string[]) => boolean; // would these actions be refused now, and why?
+  dismissWhy: () => void;
   talk: TalkLine[]; // the table talk this connection may read, in the order said
   say: (text: string) => boolean;
   rename: (name: string) => boolean;
+  advice: AdviceMessage | null; // the coach's latest answer (for the decision at its move)
+  asking: boolean; // a question to the coach is on its way
+  advise: () => boolean;
+  agreeCoach: (agree: boolean) => boolean;
+}
+
+/** A "why not?" asked about some actions at one move, and the answers come so far. */
+export interface WhyAnswers {
+  move: number;
+  asked: readonly string[];
+  answers: WhyAnswer[];
 }
 
 const LOG_LIMIT = 500;
@@ -54,6 +68,9 @@ export function useGame(gameId: string, token: string | null): GameConnection {
   const [refusal, setRefusal] = useState<RefusedMessage | null>(null);
   const [fatal, setFatal] = useState<Fatal | null>(null);
   const [talk, setTalk] = useState<TalkLine[]>([]);
+  const [why, setWhy] = useState<WhyAnswers | null>(null);
+  const [advice, setAdvice] = useState<AdviceMessage | null>(null);
+  const [asking, setAsking] = useState(false);
   const socket = useRef<WebSocket | null>(null);
   const current = useRef<StateMessage | null>(null);
 
@@ -89,6 +106,17 @@ export function useGame(gameId: string, token: string | null): GameConnection {
         }
         if (data.type === "refused") {
           setRefusal(data);
+          setAsking(false); // a refused question too: its reason is shown
+          return;
+        }
+        if (data.type === "advice") {
+          setAdvice(data);
+          setAsking(false);
+          return;
+        }
+        if (data.type === "why") {
+          // only the answers to the question asked last, at the move it was asked
+          setWhy((old) => (old && old.move === data.move && old.asked.includes(data.action) ? { ...old, answers: [...old.answers, data] } : old));
           return;
         }
         if (data.type === "talk") {
@@ -114,10 +142,15 @@ export function useGame(gameId: string, token: string | null): GameConnection {
           setEvents((old) => [...old, ...batch]);
         }
         if (data.cards) setCards(data.cards as Record<string, CardFacts>);
+        if (current.current?.observation.move !== data.observation.move) {
+          setAdvice(null); // the decision moved on: the advice was for the one before
+          setAsking(false); // (the server drops an answer that comes too late)
+        }
         current.current = data;
         setState(data);
         setArrived(performance.now());
         setRefusal(null);
+        setWhy((old) => (old && old.move !== data.observation.move ? null : old));
       });
       ws.addEventListener("close", (event: CloseEvent) => {
         if (socket.current === ws) socket.current = null;
@@ -153,8 +186,24 @@ export function useGame(gameId: string, token: string | null): GameConnection {
   const control = useCallback((type: "leave" | "reclaim" | "rematch") => send({ type }), [send]);
   const setAuto = useCallback((on: boolean) => send({ type: "auto", on }), [send]);
   const dismissRefusal = useCallback(() => setRefusal(null), []);
+  const ask = useCallback(
+    (actions: readonly string[]): boolean => {
+      const move = current.current?.observation.move;
+      if (move === undefined || actions.length === 0) return false;
+      setWhy({ move, asked: actions, answers: [] });
+      return actions.every((action) => send({ type: "why", action, move }));
+    },
+    [send],
+  );
+  const dismissWhy = useCallback(() => setWhy(null), []);
   const say = useCallback((text: string) => send({ type: "say", text }), [send]);
   const rename = useCallback((name: string) => send({ type: "name", name }), [send]);
+  const advise = useCallback(() => {
+    const sent = send({ type: "advise" });
+    if (sent) setAsking(true);
+    return sent;
+  }, [send]);
+  const agreeCoach = useCallback((agree: boolean) => send({ type: "coach", agree }), [send]);
 
-  return { token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, talk, say, rename };
+  return { token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, why, ask, dismissWhy, talk, say, rename, advice, asking, advise, agreeCoach };
 }

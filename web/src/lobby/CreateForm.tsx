@@ -42,7 +42,9 @@ export function CreateForm({ catalog, failed, t, ...props }: CreateFormProps) {
 type GameFormProps = Omit<CreateFormProps, "failed"> & { catalog: Catalog; first: GameChoice };
 
 function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
-  const [game, setGame] = useState(first.name);
+  // "Play a real game" after a guided one names its game in the address (?game=…)
+  const preset = new URLSearchParams(window.location.search).get("game");
+  const [game, setGame] = useState(catalog.games.some((g) => g.name === preset) && preset ? preset : first.name);
   const chosen = catalog.games.find((g) => g.name === game) ?? first;
   const [fewest, most] = chosen.players;
   const [players, setPlayers] = useState(4);
@@ -58,7 +60,9 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
   useEffect(() => setGameLang(lang), [lang]); // the game speaks the lobby's language unless told
 
   const [timer, setTimer] = useState<TimerSetting>(TIMER_DEFAULT);
+  const [coach, setCoach] = useState(false); // the coach for every person (each agrees at their seat)
   const count = Math.max(fewest, Math.min(players, most));
+  const people = seats.slice(0, count).filter((kind) => kind === "human").length;
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -69,6 +73,7 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
       variants: variants.filter((v) => chosen.variants.some((known) => known.id === v)),
       lang: gameLang,
       ...timerRequest(timer),
+      ...(coach && people > 1 ? { coach: true } : {}),
     });
   };
 
@@ -146,6 +151,14 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
         ))}
       </fieldset>
       <TimerChoice setting={timer} onChange={setTimer} t={t} />
+      {people > 1 ? (
+        <label class="check" id="coach-for-everyone" title={t("coachForEveryoneHelp")}>
+          <input type="checkbox" checked={coach} onChange={(e) => setCoach((e.target as HTMLInputElement).checked)} />
+          <span>
+            {t("coachForEveryone")} <small class="dim">{t("coachForEveryoneHelp")}</small>
+          </span>
+        </label>
+      ) : null}
       <button type="submit" id="create-button" class="primary big" disabled={busy}>
         {busy ? t("creating") : t("create")}
       </button>

@@ -7,6 +7,7 @@ import { useCatalog } from "./catalog";
 import { CreatedGame } from "./CreatedGame";
 import { CreateForm } from "./CreateForm";
 import { MyGames } from "./MyGames";
+import { LearnToPlay } from "../tutorial/LearnToPlay";
 
 export function Lobby() {
   const [lang, setLang] = useState<Lang>(browserLang());
@@ -68,6 +69,7 @@ export function Lobby() {
           <h1>{t("appName")}</h1>
           <p>{t("tagline")}</p>
         </section>
+        <LearnToPlay lang={lang} catalog={catalog} />
         <div class="lobby-grid">
           <CreateForm lang={lang} t={t} busy={busy} catalog={catalog} failed={failed} onCreate={create} />
           <div class="lobby-side">

@@ -206,7 +206,7 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
               {isApokalypse(obs) ? (
                 <ApokalypsePage game={game} state={state as ApokalypseState} lang={lang} t={t} name={name} openRules={(card) => setRules({ card })} />
               ) : (
-                <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} />
+                <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} openRules={(card) => setRules({ card })} />
               )}
             </div>
           </>
@@ -217,7 +217,7 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
           game={gameName}
           lang={lang}
           card={rules.card}
-          title={rules.card ? `${t("rules")}: ${game?.cards[rules.card]?.name ?? rules.card}` : t("rulesTitle")}
+          facts={game?.cards}
           onClose={() => setRules(null)}
           t={t}
         />

@@ -86,5 +86,12 @@ export function connectionAt(replay: Replay, gathered: Gathered, step: number, f
     say: nothing,
     rename: nothing,
     dismissRefusal: () => undefined,
+    why: null, // a replay asks the server nothing
+    ask: nothing,
+    dismissWhy: () => undefined,
+    advice: null,
+    asking: false,
+    advise: nothing,
+    agreeCoach: nothing,
   };
 }

@@ -1,7 +1,7 @@
 // A modal dialog on the browser's own <dialog>: it keeps the focus inside, Escape closes it, and
 // the focus returns where it was.
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 interface DialogProps {
   id: string;
@@ -15,7 +15,8 @@ interface DialogProps {
 
 export function Dialog({ id, title, onClose, closeLabel, wide, data, children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Modal in the frame it appears: no click meant for the page lands in between.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
     return () => dialog?.close();

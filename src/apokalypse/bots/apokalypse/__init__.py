@@ -40,15 +40,25 @@ def ismcts(
     iterations: int | None = None,
     seconds: float | None = None,
     beliefs: bool = True,
+    learned: bool = False,
 ) -> Player[Action, Observation]:
     """The searching player: ``iterations`` or ``seconds`` per decision (neither: the default
     :data:`ISMCTS_ITERATIONS`); with ``beliefs`` its worlds draw the others' ethos from what they
     did and it avoids showing its own early (``beliefs.py``), without them uniformly from the
-    ethos cards left."""
-    from ..ismcts import ISMCTSPlayer
+    ethos cards left. ``learned``: positions are scored by the learned evaluation
+    (``bots/learned.py``, the ``master`` level's weights; a missing or broken file is a one-line
+    error) instead of the hand-made one."""
+    from ..ismcts import Evaluation, ISMCTSPlayer
     from .beliefs import BeliefSearch
     from .evaluate import evaluate
 
+    scoring: Evaluation = evaluate
+    if learned:
+        from apokalypse.games.apokalypse import GAME
+
+        from ..learned import Learned, weights_for
+
+        scoring = Learned(GAME, weights_for(GAME.name))
     if iterations is None and seconds is None:
         iterations = ISMCTS_ITERATIONS
     return ISMCTSPlayer(
@@ -56,7 +66,7 @@ def ismcts(
         iterations=iterations,
         seconds=seconds,
         rollout_depth=ISMCTS_ROLLOUT_DEPTH,
-        evaluate=evaluate,
+        evaluate=scoring,
         fallback=_heuristic,  # answers when asked without a sampler (a game being caught up)
         beliefs=BeliefSearch() if beliefs else None,
     )

@@ -42,6 +42,8 @@ HOLD_VALUE: dict[EffectKind, float] = {
     "take": 0.5,
     "swap": 0.3,
 }  # any-time cards kept for later
+# A shield early in the round: what others' card effects (losses, takes, steals) would cost.
+SHIELD_VALUE = 0.6
 ALL_IN_CHANCE = 0.5  # paying one's last chips ends the game (K-END-1): only as the favourite
 
 Keep = tuple[int, ...]
@@ -93,8 +95,12 @@ class HeuristicBot(BaseBot):
                 continue
             kind = effect.kind
             value = 0.0
-            if kind in ("gain", "lose"):
+            if kind == "steal" and not view.stealable(card=not ability):
+                continue  # KD-EFFECT-1/2: nobody to take from; the card waits
+            if kind in ("gain", "lose", "steal"):
                 value = chip_value(view, effect)  # an ability too: chips are chips, any round
+            elif kind == "shield" and view.step != "scoring" and not view.shielded(view.seat):
+                value = SHIELD_VALUE - (ABILITY_COST if ability else 0.0)
             elif kind == "hand-limit" and view.step in ("discard-1", "draw-2", "discard-2"):
                 value = 1.0 - (ABILITY_COST if ability else 0.0)
             elif kind == "peek" and not ability and view.obs["decision"] != "discard":

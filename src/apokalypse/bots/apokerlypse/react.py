@@ -1,9 +1,9 @@
 """Answers inside an effect: block windows, targets, the card to give or swap.
 
-Harmful effects aim at the chip leader (the player to catch), except that a chip loss which
-leaves somebody with nothing is aimed there when this seat leads: the game then ends after the
-round (K-END-1) with this seat ahead. Gifts go to the poorest. In the final scoring, targets
-and cards are valued exactly by :class:`.showdown.Showdown`.
+Harmful effects aim at the chip leader (the player to catch), except that a chip loss or steal
+(KD-EFFECT-1) which leaves somebody with nothing is aimed there when this seat leads: the game
+then ends after the round (K-END-1) with this seat ahead. Gifts go to the poorest. In the final
+scoring, targets and cards are valued exactly by :class:`.showdown.Showdown`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ HARM: dict[EffectKind, float] = {
     "swap": 0.7,
     "counts-double": 0.5,
     "peek": 0.2,
+    "steal": 1.0,
+    "shield": 0.3,
 }
 BLOCK_AT = 1.0
 
@@ -98,7 +100,7 @@ def target(view: View, legal: Sequence[Action]) -> Action:
         return Action("target", seat=best)
     if kind == "gain" or kind == "give":
         return Action("target", seat=view.poorest(seats))
-    if kind == "lose" and effect is not None:
+    if kind in ("lose", "steal") and effect is not None:
         me = view.seat
         ahead = all(view.chips[me] > view.chips[q] + view.pot for q in range(view.n) if q != me)
         broke = [q for q in seats if view.chips[q] <= effect.amount]

@@ -17,8 +17,9 @@ from apokalypse.games.apokerlypse.content import STRUCTURE_KINDS, Effect
 from .hands import Mods, potential, total
 from .view import View
 
-# An action chip never comes back (1 or 2 per game): spend it only where it moves the pot.
-ABILITY_COST = 2.0
+# An ability's action chip comes back at the end of the round (KD-SCORE-2): using it costs only
+# the chance of a better use later in the same round.
+ABILITY_COST = 0.25
 # A higher own total breaks ties between actions that win the pot alike: a margin is safer
 # against effects still to come.
 MARGIN = 0.01
@@ -32,6 +33,8 @@ def chip_value(view: View, effect: Effect) -> float:
     if kind == "gain":
         mine = min(amount, view.bank)
         return {"self": mine, "all": 0.0, "others": -0.5 * amount * others}.get(who, -0.5 * amount)
+    if kind == "steal":  # KD-EFFECT-1: the owner's gain is another player's loss
+        return 1.5 * amount
     if kind == "lose":
         return {"one": 0.5 * amount, "others": 0.5 * amount * others}.get(
             who, 0.5 * amount * others - amount if who == "all" else -amount

@@ -151,6 +151,15 @@ class View:
         q = self.seat if seat is None else seat
         return Scorer(self.table, self.content.effects, self.mods[q], self.used)
 
+    def shielded(self, seat: int) -> bool:
+        """KD-EFFECT-2: others' card effects pass ``seat`` by this round."""
+        return self.obs["modifiers"][seat]["shielded"]
+
+    def stealable(self, card: bool) -> bool:
+        """Somebody else in the round a steal could take chips from now (KD-EFFECT-1): with
+        chips, and for a card's steal not shielded (KD-EFFECT-2)."""
+        return any(self.chips[q] > 0 and not (card and self.shielded(q)) for q in self.others())
+
     def stage(self, seat: int) -> int:
         """How many cards ``seat`` has chosen its hand from (:func:`.hands.field`)."""
         seen = self.hand_sizes[seat] + len(self.discards[seat])

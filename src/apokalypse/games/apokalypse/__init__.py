@@ -42,7 +42,11 @@ __all__ = [
 
 class Apokalypse:
     name = "apokalypse"
-    version = "2"  # 2: seals played like music of their row (2009 VI.A.4); ride shelter events
+    # 2: seals played like music of their row (2009 VI.A.4); ride shelter events. Kept when
+    # V-EDITION-2008 came to restore the 2008 set-up: only that variant's 2–3 player games
+    # changed (docs/rules/apokalypse.md, R-SETUP-1), and a new version would change the digest
+    # of every game.
+    version = "2"
     players = (MIN_PLAYERS, MAX_PLAYERS)
 
     def __init__(self) -> None:

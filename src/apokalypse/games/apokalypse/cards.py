@@ -406,8 +406,11 @@ def check_deck_size(table: CardTable, players: int) -> None:
 
 
 @lru_cache(maxsize=32)
-def card_table(deck_text: str, few_players: bool) -> CardTable:
-    """Build the physical cards for a game; ``few_players`` applies R-SETUP-1 (2–3 players)."""
+def card_table(deck_text: str, few_players: bool, keep_music: bool = False) -> CardTable:
+    """Build the physical cards for a game; ``few_players`` applies R-SETUP-1 (2–3 players):
+    the asterisk cards leave, and two Heavy Metal and two Church Music with them unless
+    ``keep_music`` (V-EDITION-2008: the 2008 rules remove only the asterisk cards; the music's
+    removal is new in 2009)."""
     kinds = parse_deck(deck_text)
     table: list[CardKind] = []
     b_cards: list[int] = []
@@ -423,7 +426,7 @@ def card_table(deck_text: str, few_players: bool) -> CardTable:
         copies = kind.count
         if few_players:
             copies -= kind.asterisk
-            if kind.role in music_to_remove:
+            if kind.role in music_to_remove and not keep_music:
                 removed = min(copies, music_to_remove[kind.role])
                 music_to_remove[kind.role] -= removed
                 copies -= removed

@@ -10,7 +10,7 @@ from apokalypse.engine.datafile import config_fields
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.text import shown
 
-from .cards import DEFAULT_DECK, card_table, check_deck_size, load_deck_text
+from .cards import DEFAULT_DECK, CardTable, card_table, check_deck_size, load_deck_text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R-SETUP-1
 
@@ -34,8 +34,9 @@ VARIANTS: dict[Variant, str] = {
     " translation)",
     Variant.GOOD_TEAM: "the good win if a good player has more points than an evil player"
     " (English translation) instead of comparing the sums",
-    Variant.EDITION_2008: "when all players share one ethos, the best total wins without the"
-    " majority condition",
+    Variant.EDITION_2008: "the 2008 rules: with 2–3 players only the asterisk cards leave the"
+    " decks (the music stays), and when all players share one ethos, the best total wins"
+    " without the majority condition",
     Variant.GOOD_TIES: "as many good as evil populaces count as a good majority (the project's"
     " proposal from its balance studies, docs/balance.md)",
 }
@@ -79,7 +80,7 @@ class Config:
             raise ConfigError("deck must be 'default' or a deck file's text")
         # Fail now, not mid-game (nor in the middle of a simulation): the deck must parse and be
         # large enough to deal from with this many players.
-        check_deck_size(card_table(self.deck_text, self.players <= 3), self.players)
+        check_deck_size(self.card_table(), self.players)
 
     @property
     def deck_text(self) -> str:
@@ -87,6 +88,11 @@ class Config:
 
     def has(self, variant: Variant) -> bool:
         return variant in self.variants
+
+    def card_table(self) -> CardTable:
+        """The game's physical cards after R-SETUP-1's removals for 2–3 players; under
+        V-EDITION-2008 the 2008 set-up, which keeps the two Heavy Metal and two Church Music."""
+        return card_table(self.deck_text, self.players <= 3, self.has(Variant.EDITION_2008))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -55,13 +55,18 @@ def _top(seats: list[int], total: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(q for q in seats if total[q] == best)
 
 
+def good_majority(good_pop: int, evil_pop: int, good_ties: bool) -> bool:
+    """R-END-4/R-END-5: do the good populaces hold the majority? A tie is evil's (R-END-5),
+    except under V-GOOD-TIES (the lab's proposal), where a tie counts for the good. The
+    forecast's running count says the same (:mod:`.forecast`)."""
+    return good_pop >= evil_pop if good_ties else good_pop > evil_pop
+
+
 def result(s: Board) -> Result:
     total = totals(s)
     good_pop = sum(len(s.displays[q][GOOD * 3 + EARTH]) for q in range(s.n))  # R-END-3
     evil_pop = sum(len(s.displays[q][EVIL * 3 + EARTH]) for q in range(s.n))
-    good_wins_majority = good_pop > evil_pop
-    if s.config.has(Variant.GOOD_TIES):  # the lab's proposal: a tie is no longer evil's (R-END-5)
-        good_wins_majority = good_pop >= evil_pop
+    good_wins_majority = good_majority(good_pop, evil_pop, s.config.has(Variant.GOOD_TIES))
     good = [q for q in range(s.n) if s.ethos[q] == GOOD]
     evil = [q for q in range(s.n) if s.ethos[q] == EVIL]
 

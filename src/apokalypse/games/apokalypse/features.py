@@ -22,7 +22,7 @@ from typing import get_args
 from apokalypse.engine.features import Entries, Field, offsets
 
 from .actions import Action
-from .cards import HORSEMAN_VP, CardKind, card_table
+from .cards import HORSEMAN_VP, CardKind
 from .config import Config
 from .observation import SIDES, Observation
 from .pending import Decision
@@ -44,7 +44,7 @@ class Features:
 
     def __init__(self, config: Config) -> None:
         n = self.players = config.players
-        table = card_table(config.deck_text, n <= 3)
+        table = config.card_table()
         kinds = {
             code: kind for code, kind in table.kinds_by_code.items() if kind.role != "horseman"
         }

@@ -17,12 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .cards import HORSEMAN_VP, ICON_OF_HORSEMAN, SIDE_NAMES, CardKind
+from .ending import good_majority
 from .horsemen import LAST_HORSEMAN, SideReckoning, reckon
 from .observation import DisplayView, Observation
 from .observed import display_rows, side_protection
+
+# Who holds the majority that decides the end (R-END-4, R-END-5): "good" (more good populaces),
+# "evil" (not more good than evil: a tie is evil's), and under V-GOOD-TIES, where a tie counts
+# for the good, "good-tie" (as many good as evil) and "evil-more" (strictly more evil).
+Lead = Literal["good", "evil", "good-tie", "evil-more"]
+
+
+def lead(good: int, evil: int, good_ties: bool) -> Lead:
+    """Who leads with ``good`` and ``evil`` populaces on the table, by the end's own rule
+    (:func:`.ending.good_majority`)."""
+    if not good_majority(good, evil, good_ties):
+        return "evil-more" if good_ties else "evil"
+    return "good-tie" if good == evil else "good"
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,7 @@ class Forecast:
     displays: tuple[DisplayForecast, ...]
     good_populaces: int  # on the whole table: the end condition (R-END-3)
     evil_populaces: int
+    lead: Lead  # who holds that majority now, by the game's variants
     totals: tuple[int, ...]  # running totals: reckonings + horseman cards (R-END-2)
 
     def to_json(self) -> dict[str, Any]:
@@ -92,9 +107,10 @@ def strike(
     return Strike(number, good, evil, good.populaces + evil.populaces - 2 * dead)
 
 
-def forecast(obs: Observation, kinds: Mapping[str, CardKind]) -> Forecast:
+def forecast(obs: Observation, kinds: Mapping[str, CardKind], good_ties: bool = False) -> Forecast:
     """The forecast of an observation (any viewer's, or a spectator's): only public fields are
-    read. ``kinds``: the game's cards by code (:func:`.cards.deck_kinds`)."""
+    read. ``kinds``: the game's cards by code (:func:`.cards.deck_kinds`); ``good_ties``: the
+    game plays V-GOOD-TIES (a tie of populaces counts for the good)."""
     number = min(int(obs["horseman"]), LAST_HORSEMAN)
     owned: list[list[int]] = obs["horseman_cards"]
     displays = tuple(
@@ -112,7 +128,16 @@ def forecast(obs: Observation, kinds: Mapping[str, CardKind]) -> Forecast:
         for q in range(obs["players"])
     )
     above = (obs["decks"][0]["above_horseman"], obs["decks"][1]["above_horseman"])
-    return Forecast(number, above, displays, good, evil, totals)
+    return Forecast(number, above, displays, good, evil, lead(good, evil, good_ties), totals)
 
 
-__all__ = ["ICON_OF_HORSEMAN", "DisplayForecast", "Forecast", "SideForecast", "Strike", "forecast"]
+__all__ = [
+    "ICON_OF_HORSEMAN",
+    "DisplayForecast",
+    "Forecast",
+    "Lead",
+    "SideForecast",
+    "Strike",
+    "forecast",
+    "lead",
+]

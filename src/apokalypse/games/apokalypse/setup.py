@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apokalypse.engine.rng import Rng, check_seed
 
-from .cards import BETWEEN_HORSEMEN, HAND_START, card_table
+from .cards import BETWEEN_HORSEMEN, HAND_START
 from .config import Config, Variant
 from .pending import Turn
 from .secrecy import ethos_pool
@@ -27,7 +27,7 @@ def _build_deck(cards: list[int], horsemen: tuple[int, ...]) -> list[int]:
 def new_game(config: Config, seed: object) -> State:
     rng = Rng(check_seed(seed))
     n = config.players
-    table = card_table(config.deck_text, n <= 3)  # R-SETUP-1
+    table = config.card_table()  # R-SETUP-1 (V-EDITION-2008: the 2008 set-up)
     s = State.__new__(State)
     s.config, s.table, s.n, s.rng = config, table, n, rng
     pool = ethos_pool(n, config.has(Variant.ETHOS_BALANCED))  # R-SETUP-3

@@ -20,7 +20,8 @@ Events (``Event.kind``: public args; *secret* args go only to the seats named):
   seat, amount, chips · ``peek`` seat, target, *cards* (the peeker) · ``take`` seat, target,
   *card* · ``give`` seat, target, *card* · ``swap`` seat, target, *given*, *taken* (the two
   players; public once the hands are revealed) · ``structure`` seat, card, kind, steps | to ·
-  ``multiplier`` seat, factor · ``double`` seat, card · ``hand-limit`` seat, limit
+  ``multiplier`` seat, factor · ``double`` seat, card · ``hand-limit`` seat, limit ·
+  ``steal`` seat, target, amount, chips, left (KD-EFFECT-1) · ``shield`` seat (KD-EFFECT-2)
 - ``reveal`` hands (None for players out of the round), order · ``score`` seat, category, base,
   bonus, multiplier, total, best · ``pot`` winners, total, pot, share, remainder · ``round-end``
   round, chips, pot, bank · ``game-over`` winners, chips, rounds, reason
@@ -49,7 +50,10 @@ Decisions the engine takes where the rules are silent:
   from the bank as far as it holds chips, losses go to it; a taken or swapped-for card is drawn
   at random from the hand; dealt cards trigger nothing; a block window asks every other player
   in the round, clockwise from the effect's owner, whether or not they hold a block card, and a
-  block cannot be blocked; a faction ability costs one action chip, which does not come back.
+  block cannot be blocked; a faction ability lays down one action chip, which comes back at the
+  end of the round (KD-SCORE-2); a steal moves chips between players, never through the bank
+  (KD-EFFECT-1); a shielded player is passed by other players' card effects for the rest of
+  the round, never by abilities (KD-EFFECT-2).
 - *Scoring*: K-SCORE-4's "player order" is the evaluation order of K-SCORE-1, fixed at the
   reveal by the printed hands (identical hands: seat order from the dealer's left); a player
   with more than one final-scoring effect chooses the order (so, which structure change or
@@ -69,6 +73,7 @@ from apokalypse.engine.errors import ConfigError
 
 from .actions import Action, parse_action
 from .config import MAX_PLAYERS, MIN_PLAYERS, Config
+from .content import DEFAULT_CONTENT
 from .features import Features
 from .observation import Observation
 from .scoring import Result
@@ -94,8 +99,10 @@ __all__ = [
 VARIANTS = {
     "short-table": "KV-TABLE: base points from the short rules' table (2, 5, 9, … 95)",
     "bonus-cap": "KV-BONUS-CAP: at most 10 card-bonus points (short rules)",
+    "plain-content": "KD-SETUP-1: the plain game, no card effects and no faction abilities",
     "example-content": "KD-SETUP-1: play with the shipped EXAMPLE card effects and abilities",
 }
+CONTENT_VARIANTS = {"plain-content": "plain", "example-content": "example"}
 
 
 class Apokerlypse:
@@ -121,11 +128,10 @@ class Apokerlypse:
                 f"unknown Apokerlypse variant(s) {', '.join(sorted(unknown))}"
                 f" (known: {', '.join(VARIANTS)})"
             )
-        if cards is not None and "example-content" in names:
-            raise ConfigError("give either a content file or the example-content variant")
-        content = (
-            cards if cards is not None else "example" if "example-content" in names else "plain"
-        )
+        chosen = [CONTENT_VARIANTS[n] for n in sorted(names) if n in CONTENT_VARIANTS]
+        if len(chosen) + (cards is not None) > 1:
+            raise ConfigError("give one content: a content file, plain-content or example-content")
+        content = cards if cards is not None else chosen[0] if chosen else DEFAULT_CONTENT
         return Config(
             players=players,
             table="short" if "short-table" in names else "full",

@@ -9,7 +9,7 @@ from apokalypse.engine.datafile import config_fields
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.text import shown
 
-from .content import Content, load_content
+from .content import DEFAULT_CONTENT, Content, load_content
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # K-SETUP-1
 TableName = Literal["full", "short"]  # KV-TABLE: the full rules (default) or the short rules
@@ -26,13 +26,15 @@ BONUS_CAP = 10  # KV-BONUS-CAP (short rules)
 @dataclass(frozen=True)
 class Config:
     """``players`` 2–4; ``table`` "full" or "short" (KV-TABLE); ``bonus_cap`` caps the card bonus
-    at 10 (KV-BONUS-CAP); ``content`` "plain", "example" or a content file's text (KD-SETUP-1),
-    stored as given so that a record carries its own content."""
+    at 10 (KV-BONUS-CAP); ``content`` a packaged name ("standard", the default;
+    "plain"; "example") or a content file's text (KD-SETUP-1), stored as given so that a record
+    carries its own content. A record from before "standard" names its content (or, without
+    one, was "plain")."""
 
     players: int = 4
     table: TableName = "full"
     bonus_cap: bool = False
-    content: str = "plain"
+    content: str = DEFAULT_CONTENT
 
     def __post_init__(self) -> None:
         if (
@@ -49,7 +51,10 @@ class Config:
         if not isinstance(self.bonus_cap, bool):
             raise ConfigError("KV-BONUS-CAP: bonus_cap must be true or false")
         if not isinstance(self.content, str):
-            raise ConfigError("KD-SETUP-1: content must be 'plain', 'example' or a file's text")
+            raise ConfigError(
+                "KD-SETUP-1: content must be a packaged name ('standard', 'plain', 'example')"
+                " or a file's text"
+            )
         load_content(self.content)  # fail now, not mid-game: the content must parse
 
     @property

@@ -1,9 +1,11 @@
 """Card effects and faction abilities as content (KD-SETUP-1).
 
 The rulebook says every card carries an effect and every faction an ability, but prints none of
-them. The engine therefore reads them from a TOML content file: ``data/plain.toml`` (the default,
-the plain game without effects) or ``data/example.toml`` (made-up example content exercising every
-effect kind), or the text of a designer's own file. A file is parsed and checked once; every error
+them. The engine therefore reads them from a TOML content file: ``data/standard.toml`` (the
+default: the project's own design, 52 cards with an effect each and four faction abilities,
+balanced in the lab), ``data/plain.toml`` (the plain game without effects),
+``data/example.toml`` (a short example exercising the effect kinds), or the text of a designer's
+own file. A file is parsed and checked once; every error
 names the entry and the field. The *limits* on effects (K-SCORE-4/6: one structure change and one
 multiplier per player, blocks never hit faction abilities) are the engine's, not the content's.
 
@@ -14,9 +16,11 @@ Entries::
     kind = "gain"               # see KINDS
     amount = 2                  # the kind's parameters
     name = "Hidden cache"       # optional label for humans
+    name_de = "Geheimvorrat"    # optional German label (``name`` where it is missing)
 
     [faction.military]          # military (♠), civilians (♥), plunderers (♦), zombies (♣)
     name = "Military"           # optional label
+    name_de = "Militär"         # optional German label
     action_chips = [1, 2, 2]    # with 2, 3 and 4 players (K-SETUP-2)
     ability = { timing = "any", kind = "take" }
 """
@@ -51,6 +55,8 @@ EffectKind = Literal[
     "swap",
     "peek",
     "hand-limit",
+    "steal",
+    "shield",
 ]
 
 # kind → {parameter: (type, low, high, default)}; default None means required.
@@ -70,6 +76,8 @@ KINDS: dict[EffectKind, dict[str, _Spec]] = {
     "swap": {},
     "peek": {},
     "hand-limit": {"extra": (_INT, 1, 5, 1)},
+    "steal": {"amount": (_INT, 1, 12, 1)},  # chips from one other player to the owner
+    "shield": {},  # others' card effects pass the owner by for the rest of the round
 }
 STRUCTURE_KINDS: frozenset[EffectKind] = frozenset(get_args(StructureKind))
 CARD_ONLY_KINDS: frozenset[EffectKind] = frozenset(
@@ -79,11 +87,15 @@ ABILITY_TIMINGS: tuple[Timing, ...] = ("any", "final")  # K-SCORE-5: "any time u
 ACTION_CHIPS_DEFAULT = (1, 2, 2)  # K-SETUP-2, for 2, 3 and 4 players
 ACTION_CHIPS_TOTAL = 16  # K-SETUP-1
 _MAX_CHIPS = ACTION_CHIPS_TOTAL // len(FACTIONS)  # so four factions never exceed the box
-PACKAGED = ("plain", "example")
+PACKAGED = ("standard", "plain", "example")
+DEFAULT_CONTENT = "standard"  # KD-SETUP-1: the project's own card texts
 # A content file is public text shown on screen and stored in every record; these bounds keep a
 # hostile one (a record carries its content) from swamping the reader or the terminal. Every
 # number a content file holds is bounded by KINDS or _MAX_CHIPS.
 MAX_NAME_LENGTH = 60
+# The labels an effect or a faction may carry: ``name`` (English, and the fallback) and one per
+# further language of the catalogs (i18n/apokerlypse/<lang>.toml).
+LABELS = ("name", "name_de")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +112,7 @@ class Effect:
     to: int = -1
     extra: int = 0
     name: str = ""
+    name_de: str = ""  # the German label; readers fall back to ``name``
 
     @property
     def is_structure(self) -> bool:
@@ -123,6 +136,7 @@ class Faction:
     name: str
     ability: Effect | None
     action_chips: tuple[int, int, int]  # with 2, 3, 4 players
+    name_de: str = ""  # the German label; readers fall back to ``name``
 
     def chips_for(self, players: int) -> int:
         return self.action_chips[players - 2]
@@ -207,22 +221,24 @@ def parse_effect(entry: object, where: str, ability: bool = False) -> Effect:
     if kind == "block" and timing != "any":
         raise DataFileError(f"{where}: field 'timing' of a block must be 'any' (it answers others)")
     params = KINDS[kind]
-    unknown = set(entry) - {"timing", "kind", "name", *params}
+    unknown = set(entry) - {"timing", "kind", *LABELS, *params}
     if unknown:
         field = sorted(unknown)[0]
         raise DataFileError(f"{where}: field {shown(field)} is not a parameter of {kind!r}")
     name = _label(entry.get("name", ""), "name", where)
+    name_de = _label(entry.get("name_de", ""), "name_de", where)
     values = {field: _param(entry, field, spec, where) for field, spec in params.items()}
-    return Effect(kind, timing, name=name, **values)
+    return Effect(kind, timing, name=name, name_de=name_de, **values)
 
 
 def _faction(entry: object, suit: int, where: str) -> Faction:
     if not isinstance(entry, dict):
         raise DataFileError(f"{where}: must be a table")
-    unknown = set(entry) - {"name", "ability", "action_chips"}
+    unknown = set(entry) - {*LABELS, "ability", "action_chips"}
     if unknown:
         raise DataFileError(f"{where}: field {shown(sorted(unknown)[0])} is not a faction field")
     name = _label(entry.get("name", FACTIONS[suit]), "name", where)
+    name_de = _label(entry.get("name_de", ""), "name_de", where)
     chips = entry.get("action_chips", list(ACTION_CHIPS_DEFAULT))
     if (
         not isinstance(chips, list)
@@ -237,7 +253,7 @@ def _faction(entry: object, suit: int, where: str) -> Faction:
         )
     ability = entry.get("ability")
     effect = None if ability is None else parse_effect(ability, f"{where}.ability", True)
-    return Faction(name, effect, (chips[0], chips[1], chips[2]))
+    return Faction(name, effect, (chips[0], chips[1], chips[2]), name_de)
 
 
 def parse_content(text: str, source: str = "content file") -> Content:
@@ -285,7 +301,7 @@ def packaged_text(name: str) -> str:
 
 
 def content_text(spec: str) -> str:
-    """``"plain"`` / ``"example"`` name a packaged file; anything else is a file's text."""
+    """A name of :data:`PACKAGED` names a packaged file; anything else is a file's text."""
     return packaged_text(spec) if spec in PACKAGED else spec
 
 

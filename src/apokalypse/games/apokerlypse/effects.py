@@ -8,7 +8,9 @@ afterwards: scoring effects are kept in :class:`~.state.Mods`, which only grow.
 
 Limits enforced here, whatever the content says: one structure change (K-SCORE-4) and one
 multiplier (K-SCORE-6) per player and round, every card effect and the faction ability at most
-once per round (K-SCORE-5), and a short player neither receives nor loses cards (K-SHORT-1).
+once per round (K-SCORE-5), a short player neither receives nor loses cards (K-SHORT-1), and a
+shielded player is passed by other players' card effects, never by abilities (KD-EFFECT-2, in the
+manner of K-SCORE-6's blocks).
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ if TYPE_CHECKING:
     from .state import State
 
 _MOVES = frozenset({"take", "give", "swap"})  # kinds that move cards between hands
+
+
+def _shielded(s: State, call: Call, seat: int) -> bool:
+    """KD-EFFECT-2: a shield turns away other players' card effects, not faction abilities."""
+    return call.card >= 0 and seat != call.owner and s.mods[seat].shielded
 
 
 # --- what a player may use at their own decisions -------------------------------------------
@@ -188,6 +195,13 @@ def _targets(s: State, call: Call) -> tuple[list[int], str]:
     """Who the effect may aim at, and the rule that explains an empty list."""
     owner, kind = call.owner, call.effect.kind
     others = s.others_in_round(owner)
+    if any(_shielded(s, call, q) for q in others):
+        unshielded = [q for q in others if not _shielded(s, call, q)]
+        if not unshielded:
+            return [], "KD-EFFECT-2"
+        others = unshielded
+    if kind == "steal":
+        return [q for q in others if s.chips[q] > 0], "KD-EFFECT-1"
     if kind not in _MOVES:
         return others, "K-ROUND-3"
     if s.short[owner]:
@@ -220,6 +234,9 @@ def begin(s: State, call: Call, events: list[Event]) -> None:
     elif kind == "counts-double":
         s.mods[owner] = mods._replace(doubled=mods.doubled | {call.card})
         events.append(Event("double", {"seat": owner, "card": CODES[call.card]}))
+    elif kind == "shield":
+        s.mods[owner] = mods._replace(shielded=True)
+        events.append(Event("shield", {"seat": owner}))
     elif kind == "hand-limit":
         s.mods[owner] = mods._replace(extra=mods.extra + e.extra)
         events.append(Event("hand-limit", {"seat": owner, "limit": s.hand_limit(owner)}))
@@ -228,6 +245,8 @@ def begin(s: State, call: Call, events: list[Event]) -> None:
             e.who, [owner, *s.others_in_round(owner)]
         )
         for q in seats:
+            if kind == "lose" and _shielded(s, call, q):
+                continue  # KD-EFFECT-2
             _chips(s, q, kind, e.amount, events)
     else:
         targets, rule = _targets(s, call)
@@ -271,6 +290,22 @@ def aim(s: State, call: Call, target: int, events: list[Event]) -> None:
     events.append(Event("target", {"seat": owner, "target": target, "kind": e.kind}))
     if e.kind in ("gain", "lose"):
         _chips(s, target, e.kind, e.amount, events)
+    elif e.kind == "steal":  # KD-EFFECT-1: chips change hands; none reach the bank
+        got = min(e.amount, s.chips[target])
+        s.take_chips(target, got)
+        s.chips[owner] += got
+        events.append(
+            Event(
+                "steal",
+                {
+                    "seat": owner,
+                    "target": target,
+                    "amount": got,
+                    "chips": s.chips[owner],
+                    "left": s.chips[target],
+                },
+            )
+        )
     elif e.kind == "peek":
         hand = s.hands[target]
         knowledge.learn_hand(s, owner, target)
@@ -397,6 +432,20 @@ def explain_frame(s: State, frame: Frame, action: Action) -> None:
                 "K-ROUND-3",
                 f"p{q + 1} has dropped out of the round",
                 key="target.dropped-out",
+                params={"seat": q},
+            )
+        if _shielded(s, frame.call, q):
+            raise IllegalAction(
+                "KD-EFFECT-2",
+                f"p{q + 1} is shielded from other players' card effects this round",
+                key="target.shielded",
+                params={"seat": q},
+            )
+        if frame.call.effect.kind == "steal":
+            raise IllegalAction(
+                "KD-EFFECT-1",
+                f"p{q + 1} has no chips to take",
+                key="target.no-chips",
                 params={"seat": q},
             )
         if s.short[q]:

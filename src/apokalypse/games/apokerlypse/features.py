@@ -132,6 +132,8 @@ class Features:
             values.append(mods["multiplier"])
             where.append(at["hand_limit"] + q)
             values.append(mods["hand_limit"])
+            if mods["shielded"]:
+                ones.append(at["shielded"] + q)
             base = at["doubled"] + q * DECK_SIZE
             for c in mods["doubled"]:
                 ones.append(base + code[c])
@@ -220,6 +222,7 @@ def fields(n: int) -> list[Field]:
         ),
         Field("multiplier", (n,), "each seat's score multiplier", high=MANY),
         Field("hand_limit", (n,), "each seat's hand limit", high=MANY),
+        Field("shielded", (n,), "who is shielded from others' card effects (KD-EFFECT-2)"),
         Field("doubled", (n, cards), "cards whose bonus counts double, per seat"),
         Field("revealed", (n, cards), "the hands shown in the final scoring"),
         Field("order", (n, n), "the final scoring's evaluation order: seat × position, one-hot"),

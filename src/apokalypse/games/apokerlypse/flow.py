@@ -79,6 +79,9 @@ def reset_round(s: State) -> None:
     s.in_round = [True] * n
     s.short = [False] * n
     s.ability_used = [False] * n
+    # KD-SCORE-2: the action chips laid down for last round's abilities come back.
+    factions = s.content.factions
+    s.action_chips = [factions[f].chips_for(n) for f in s.factions]
     s.used = set()
     s.mods = [NO_MODS] * n
     knowledge.reset(s)

@@ -40,6 +40,7 @@ class ModsView(TypedDict):
     multiplier: int
     doubled: list[str]  # cards whose bonus counts double
     hand_limit: int
+    shielded: bool  # KD-EFFECT-2: others' card effects pass this player by
 
 
 class ScoreView(TypedDict):
@@ -79,6 +80,9 @@ class ResultView(TypedDict):
     chips: list[int]
     rounds: int
     reason: EndReason
+    # In the observation (not in records): who ran out of chips (K-END-1), as the game-over
+    # event names them; they may have won chips back in the round's scoring.
+    broke: NotRequired[list[int]]
 
 
 class Observation(TypedDict):

@@ -35,6 +35,7 @@ class Mods(NamedTuple):
     multiplier: int = 1
     doubled: frozenset[int] = frozenset()
     extra: int = 0  # hand-limit effects: cards kept above five
+    shielded: bool = False  # KD-EFFECT-2: others' card effects pass this player by
 
 
 NO_MODS = Mods()

@@ -55,6 +55,7 @@ def _mods(m: Mods, limit: int) -> ModsView:
         "multiplier": m.multiplier,
         "doubled": codes(sorted(m.doubled)),
         "hand_limit": limit,
+        "shielded": m.shielded,
     }
 
 
@@ -139,7 +140,9 @@ def observation(s: State, player: int | None) -> Observation:
         elif type(top) is ChooseCard and top.player == player:
             obs["choice"] = {"target": top.target, "left": top.left}
     if over and s.result_ is not None:
-        obs["result"] = s.result_.view()
+        result = s.result_.view()
+        result["broke"] = list(s.broke)  # public: the game-over event names them too
+        obs["result"] = result
     return obs
 
 

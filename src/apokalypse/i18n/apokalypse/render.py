@@ -373,7 +373,12 @@ def render_action(
         key = "neutralise" if use == "neutralise" or decision == "place-seal" else "replace"
         old_kind = kinds.get(old_code or "")
         if key == "neutralise" and (old_code == "seal" or (old_kind and old_kind.is_music)):
-            return t("action.target.neutralise", lang, where=where, old=old)
+            # Where both cards go: a Seal, displayed or placed, returns to the supply instead of
+            # a discard pile (R-PLAY-15, D-REWARD-2).
+            form = "seal-neutralise" if decision == "place-seal" else "neutralise"
+            if old_code == "seal":
+                form += "-seal"
+            return t(f"action.target.{form}", lang, where=where, old=old)
         if decision == "place-seal":  # a seal on a card that is no music: it replaces it
             key = "replace"
         return t(f"action.target.{key}", lang, where=where, old=old)

@@ -9,11 +9,12 @@ from typing_extensions import TypedDict
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import EventView
-from apokalypse.games.apokalypse import Action, Config, Observation
+from apokalypse.games.apokalypse import Action, Config, Observation, Variant
 from apokalypse.games.apokalypse.cards import HELMET, MASK, PIG, SIDE_NAMES, deck_kinds
 from apokalypse.games.apokalypse.forecast import Forecast, forecast
-from apokalypse.games.apokalypse.roles import Role
+from apokalypse.games.apokalypse.roles import ROLES, Role, Use
 
+from ..rulebook import Rulebook
 from . import render as r
 from . import rules
 
@@ -31,6 +32,7 @@ class CardFacts(TypedDict):
     icons: dict[str, list[str]]  # by side: "mask", "helmet", "pig" as printed on that half
     modifier: dict[str, dict[str, int]]  # by side: the change to the B and K hand limits
     horseman: int  # 1–4 for a horseman card, else 0
+    uses: list[Use]  # what a player may play it as from hand (``play CODE USE``, R-TURN-1)
 
 
 def _icons(bits: int) -> list[str]:
@@ -40,8 +42,12 @@ def _icons(bits: int) -> list[str]:
 class Texts:
     def __init__(self, config: Mapping[str, Any], lang: str) -> None:
         self.lang = lang
+        game = Config.from_json(dict(config))
         # The card texts come from the game's own deck (D-COMP-1).
-        self.kinds = deck_kinds(Config.from_json(dict(config)).deck_text)
+        self.kinds = deck_kinds(game.deck_text)
+        # The forecast's majority follows the game's end rule: under V-GOOD-TIES a tie of
+        # populaces counts for the good.
+        self.good_ties = game.has(Variant.GOOD_TIES)
 
     def render_events(self, views: Sequence[EventView], names: Sequence[str]) -> list[str]:
         return r.render_events(views, self.lang, names)
@@ -72,6 +78,7 @@ class Texts:
                     for s, side in enumerate(SIDE_NAMES)
                 },
                 "horseman": kind.horseman,
+                "uses": list(ROLES[kind.role].uses),
             }
             for code, kind in self.kinds.items()
         }
@@ -84,8 +91,11 @@ class Texts:
             return rules.card_rules(topic, self.kinds, self.lang)
         return rules.short_rules(self.lang)
 
+    def rulebook(self, card: str) -> Rulebook:
+        return rules.rulebook(self.kinds, self.lang, card)
+
     def forecast(self, public: Observation) -> Forecast:
-        return forecast(public, self.kinds)
+        return forecast(public, self.kinds, self.good_ties)
 
     def decision_text(self, seat: int, obs: Observation, names: Sequence[str]) -> str:
         values = {"name": names[seat]}

@@ -26,6 +26,7 @@ from .render import (
     effect_name,
     effect_what,
     faction_name,
+    label,
     seat_name,
     t,
 )
@@ -39,9 +40,9 @@ def _source(card: str | None, faction: str, content: Content | None, lang: str) 
     """An effect's source: the card with its label, or its owner's faction ability."""
     if card:
         effect = card_effect(content, card)
-        name = effect_name(effect.name if effect else "", lang)
+        name = effect_name(label(effect, lang) if effect else "", lang)
         return t("source.card", lang, card=card_label(card), name=name)
-    return t("source.ability", lang, faction=faction_name(faction, lang))
+    return t("source.ability", lang, faction=faction_name(faction, lang, content))
 
 
 def pending_effect(
@@ -124,11 +125,13 @@ def render_action(
         effect = ability_of(content, faction)
         what = effect_what(effect.kind, effect.params(), lang) if effect else ""
         left = obs["action_chips"][seat] if obs else 1
-        return t("action.ability", lang, faction=faction_name(faction, lang), what=what, chips=left)
+        named = faction_name(faction, lang, content)
+        return t("action.ability", lang, faction=named, what=what, chips=left)
     code = CODES[action.card]
     used = obs["used"] if obs else ()
     effect = card_effect(content, code)
-    values = {"card": card_label(code), "name": effect_name(effect.name if effect else "", lang)}
+    named = label(effect, lang) if effect else ""
+    values = {"card": card_label(code), "name": effect_name(named, lang)}
     if effect is not None:
         values["what"] = effect_what(effect.kind, effect.params(), lang)
     # An effect resolves at most once per round: a card discarded again does nothing.

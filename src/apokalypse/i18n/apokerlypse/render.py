@@ -25,7 +25,7 @@ from apokalypse.games.apokerlypse.cards import (
     SUITS,
     parse_card,
 )
-from apokalypse.games.apokerlypse.content import Content, Effect, EffectKind
+from apokalypse.games.apokerlypse.content import Content, Effect, EffectKind, Faction
 
 from .. import has, plural, refusal, text
 
@@ -75,10 +75,29 @@ def is_red(code: str) -> bool:
     return code[-1:] in ("h", "d")
 
 
-def faction_name(faction: str, lang: str) -> str:
-    """The faction with its suit symbol (K-SETUP-1: ♠ Military, ♥ Civilians, …)."""
-    name = t(f"faction.{faction}", lang)
+def faction_name(faction: str, lang: str, content: Content | None = None) -> str:
+    """The faction with its suit symbol (K-SETUP-1: ♠ Military, ♥ Civilians, …): the
+    rulebook's name, or the content's own where it renames the faction (:func:`faction_label`)."""
+    name = faction_label(content, faction, lang)
     return f"{SUIT_SYMBOLS[FACTIONS.index(faction)]} {name}" if faction in FACTIONS else name
+
+
+def label(entry: Effect | Faction, lang: str) -> str:
+    """A content label in the reader's language: ``name_de`` for German readers where the
+    content gives one, else ``name`` (the English label)."""
+    return entry.name_de if lang == "de" and entry.name_de else entry.name
+
+
+def faction_label(content: Content | None, faction: str, lang: str) -> str:
+    """A faction's name: the catalog's (the rulebook's, in the reader's language) unless the
+    content renames it (a ``name`` other than the rulebook's English one, or a ``name_de``)."""
+    catalog = t(f"faction.{faction}", lang)
+    if content is None or faction not in FACTIONS:
+        return catalog
+    own = content.factions[FACTIONS.index(faction)]
+    if (lang == "de" and own.name_de) or own.name not in (faction, t(f"faction.{faction}", "en")):
+        return label(own, lang)
+    return catalog
 
 
 def category_name(category: str, lang: str) -> str:
@@ -120,9 +139,18 @@ def effect_name(name: str, lang: str) -> str:
 
 def describe_effect(effect: Effect, lang: str) -> str:
     """A card's effect for the hand listing: label, timing and what it does."""
-    label = effect.name or t(f"kind.{effect.kind}", lang)
+    named = label(effect, lang) or t(f"kind.{effect.kind}", lang)
     timing = t(f"timing.{effect.timing}", lang)
-    return f"{label} · {timing} · {effect_what(effect.kind, effect.params(), lang)}"
+    return f"{named} · {timing} · {effect_what(effect.kind, effect.params(), lang)}"
+
+
+def describe_ability(effect: Effect, lang: str) -> str:
+    """A faction ability in a line: when, what it costs and gives back (K-SCORE-5, KD-SCORE-2)
+    and what it does."""
+    named = effect_name(label(effect, lang), lang)
+    timing = t(f"timing.{effect.timing}", lang)
+    what = effect_what(effect.kind, effect.params(), lang)
+    return t("ui.ability", lang, name=named, timing=timing, what=what)
 
 
 def card_effect(content: Content | None, code: str) -> Effect | None:
@@ -202,7 +230,20 @@ def game_over_reason(result: Mapping[str, object], lang: str, names: Sequence[st
     return t(f"ui.reason.{game_over_form(result)}", lang, broke=broke, rounds=result.get("rounds"))
 
 
-def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, object]:
+def event_label(args: Mapping[str, Any], content: Content | None, lang: str) -> str:
+    """The label of the effect an event announces, in the reader's language: the event carries
+    the content's ``name``; the content (public, KD-SETUP-1) gives its ``name_de``."""
+    name = args.get("name") or ""
+    card, faction = args.get("card"), args.get("faction")
+    effect = card_effect(content, card) if isinstance(card, str) else None
+    if effect is None and isinstance(faction, str):
+        effect = ability_of(content, faction)
+    return label(effect, lang) if effect is not None and effect.name == name else str(name)
+
+
+def _context(
+    view: EventView, lang: str, names: Sequence[str], content: Content | None = None
+) -> dict[str, object]:
     """Every placeholder an event template may use, derived from the event's arguments."""
     args = view.args
     ctx: dict[str, object] = {k: v for k, v in args.items() if isinstance(v, int | str)}
@@ -231,7 +272,7 @@ def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, obje
     if isinstance(args.get("category"), str):
         ctx["category"] = category_name(args["category"], lang)
     if isinstance(args.get("faction"), str):
-        ctx["faction"] = faction_name(args["faction"], lang)
+        ctx["faction"] = faction_name(args["faction"], lang, content)
     if isinstance(args.get("timing"), str):
         ctx["timing"] = t(f"timing.{args['timing']}", lang)
     kind: EffectKind | None = args.get("kind")  # the effect events' (effect, void, target …)
@@ -241,7 +282,7 @@ def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, obje
         ctx["what"] = effect_what(kind, params, lang)
         if view.kind == "structure":  # the values of the change itself
             ctx.update(effect_values(kind, params, lang))
-    ctx["name"] = effect_name(args.get("name") or "", lang)
+    ctx["name"] = effect_name(event_label(args, content, lang), lang)
     if isinstance(args.get("rule"), str):
         ctx["title"] = rule_title(args["rule"], lang)
     if view.kind == "reveal":
@@ -280,27 +321,32 @@ def _form(view: EventView) -> str:
     return "public"
 
 
-def render_view(view: EventView, lang: str, names: Sequence[str]) -> str:
+def render_view(
+    view: EventView, lang: str, names: Sequence[str], content: Content | None = None
+) -> str:
+    """One event as a line; with the game's ``content`` an effect's label is in ``lang``."""
     key = f"event.{view.kind}.{_form(view)}"
     if not has(P + key, "en"):  # an event kind newer than the catalogs: still say something
         return f"[{view.kind}] {view.args}"
-    ctx = _context(view, lang, names)
+    ctx = _context(view, lang, names, content)
     line = t(key, lang, **ctx)
     if view.kind == "pot" and view.args.get("remainder"):
         line += t("event.pot.remainder", lang, **ctx)  # KD-SCORE-1
     return line
 
 
-def render_events(views: Sequence[EventView], lang: str, names: Sequence[str]) -> list[str]:
+def render_events(
+    views: Sequence[EventView], lang: str, names: Sequence[str], content: Content | None = None
+) -> list[str]:
     """A viewer's views of events (``event.view(seat)``: a renderer never sees a secret the
     viewer may not know) as lines. The deal of a round becomes one summary (plus the viewer's
     own hand), and a player's draws in a row one line ("p2 draws 2 cards" / "p1 (you) draws 7♥
     K♠")."""
-    return [line for _, line in render_indexed(views, lang, names)]
+    return [line for _, line in render_indexed(views, lang, names, content)]
 
 
 def render_indexed(
-    views: Sequence[EventView], lang: str, names: Sequence[str]
+    views: Sequence[EventView], lang: str, names: Sequence[str], content: Content | None = None
 ) -> list[tuple[int, str]]:
     """:func:`render_events`, each line with the index in ``views`` of the event it tells (the
     first of a run it sums up), so that a client can point from a line at what it moved."""
@@ -317,7 +363,7 @@ def render_indexed(
             ):
                 j += 1
         if j - i == 1:
-            out.append((i, render_view(view, lang, names)))
+            out.append((i, render_view(view, lang, names, content)))
         elif view.kind == "deal":
             out += [(i, line) for line in _deal_summary(views[i:j], lang, names)]
         else:
@@ -398,11 +444,15 @@ __all__ = [
     "category_name",
     "chips",
     "count_cards",
+    "describe_ability",
     "describe_effect",
     "effect_name",
     "effect_values",
     "effect_what",
+    "event_label",
+    "faction_label",
     "faction_name",
+    "label",
     "refusal_values",
     "render_events",
     "render_indexed",

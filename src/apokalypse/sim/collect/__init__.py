@@ -89,6 +89,9 @@ class Figures:
     averages and ``points_title`` its name there."""
 
     score: ClassVar[str | None] = None
+    # True: ``add`` counts the collector's whole rows (:meth:`Collector.finish`, the result's
+    # columns among them), so ``simulate`` collects them for every game, --out or not
+    rows: ClassVar[bool] = False
     score_key: ClassVar[str] = "score"
     score_title: ClassVar[str] = "average score"
     points: ClassVar[str | None] = None
@@ -103,7 +106,8 @@ class Figures:
         return 0.0 if cls.points is None else float(seat[cls.points])
 
     def add(self, game: Row, seats: Sequence[Row]) -> None:
-        """One finished game's columns from :meth:`Collector.outcome`."""
+        """One finished game's columns from :meth:`Collector.outcome` (with ``rows``, the
+        collector's rows where the run has them)."""
         return None
 
     def to_json(self) -> dict[str, object]:

@@ -1,6 +1,6 @@
 """Apokerlypse's collector (:mod:`.`): rounds, chips paid and won, the hands scored, who dropped
-out or ran short; and its figures in the ``simulate`` summary: rounds per game and how games
-ended."""
+out or ran short, the cards each seat held at its final scorings and the faction abilities it
+used; and its figures in the ``simulate`` summary: rounds per game and how games ended."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 from rich.console import Console
+from rich.table import Table
 
 from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
 from apokalypse.games.apokerlypse import Result
 from apokalypse.games.apokerlypse import State as ApokerlypseState
-from apokalypse.games.apokerlypse.cards import FACTIONS
+from apokalypse.games.apokerlypse.cards import CODES, FACTIONS
 from apokalypse.games.apokerlypse.poker import CATEGORIES
 from apokalypse.games.apokerlypse.setup import START_CHIPS
+from apokalypse.sim.stats import wilson
 
 from . import Collector, Figures, Row, _int16s, _schema, count_table
 
@@ -26,13 +28,20 @@ NO_SEAT_RESULT: Row = dict.fromkeys(("chips", "chips_delta"))
 # the poker categories by strength, high card first
 CATEGORY_RANK: dict[str, int] = {category: rank for rank, category in enumerate(CATEGORIES)}
 PokerHandler = Callable[["ApokerlypseCollector", Event], None]
+SHORTEST, LONGEST = 4, 12  # the length a game should have, in dealer rounds
+CARD_ORDER: dict[str, int] = {code: i for i, code in enumerate(CODES)}  # 2s, 2h … Ac
 
 
 class ApokerlypseCollector(Collector):
     """Apokerlypse: rounds, chips paid and won, the hands scored, who dropped out or ran short.
 
     A "pot won" is a round whose pot the seat took or shared (K-SCORE-7); the hands scored are
-    those revealed and scored at the end of a round (K-SCORE-1), by poker category."""
+    those revealed and scored at the end of a round (K-SCORE-1), by poker category.
+
+    The cards ``held`` are those in the seat's hand when its hand was scored (K-SCORE-1): the
+    hand revealed, with the cards that final-scoring effects moved between the reveal and the
+    score (take, give, swap: public once the hands are revealed). Each card once per game,
+    however many scorings it was in; a seat that never reached a final scoring held none."""
 
     game_schema = _schema(
         [
@@ -66,11 +75,15 @@ class ApokerlypseCollector(Collector):
                 "shorts",
                 "effects",  # effects it announced, abilities included
                 "blocks",  # effects of others it blocked
-                "gained",  # chips from the bank through effects
-                "lost",  # chips to the bank through effects
+                "gained",  # chips through effects: from the bank, or stolen (KD-EFFECT-1)
+                "lost",  # chips through effects: to the bank, or stolen by another
             ),
             pa.field("best_category", pa.string()),  # its best hand scored (null: none scored)
             pa.field("categories", pa.map_(pa.string(), pa.int16())),  # hands scored, by category
+            # added later, so last (a results folder of before reads them as null):
+            pa.field("abilities", pa.int16()),  # its faction's ability used (K-SCORE-5)
+            # the cards in its hand at a final scoring at least once (codes, card order)
+            pa.field("held", pa.list_(pa.string())),
         ]
     )
 
@@ -97,12 +110,17 @@ class ApokerlypseCollector(Collector):
         self.gained = [0] * n
         self.lost = [0] * n
         self.categories: list[dict[str, int]] = [{} for _ in range(n)]
+        self.abilities = [0] * n
+        self.held: list[set[str]] = [set() for _ in range(n)]
+        # the hands since this round's reveal (None: not revealed yet, or the seat dropped out)
+        self.shown: list[set[str] | None] | None = None
 
     def _round_start(self, event: Event) -> None:
         args = event.args
         if self.first_dealer < 0:
             self.first_dealer = args["dealer"]
         self.last_cost = args["cost"]
+        self.shown = None
 
     def _pay(self, event: Event) -> None:
         args = event.args
@@ -115,7 +133,40 @@ class ApokerlypseCollector(Collector):
         self.drops[event.args["seat"]] += 1
 
     def _effect(self, event: Event) -> None:
-        self.effects[event.args["seat"]] += 1
+        args = event.args
+        self.effects[args["seat"]] += 1
+        if args["card"] is None:  # a faction ability, not a card's effect
+            self.abilities[args["seat"]] += 1
+
+    def _reveal(self, event: Event) -> None:
+        self.shown = [None if hand is None else set(hand) for hand in event.args["hands"]]
+
+    def _moved(self, card: str, giver: int, receiver: int) -> None:
+        """A card moving between revealed hands (before the reveal the reveal itself tells)."""
+        shown = self.shown
+        if shown is None:
+            return
+        lost, got = shown[giver], shown[receiver]
+        if lost is not None:
+            lost.discard(card)
+        if got is not None:
+            got.add(card)
+
+    def _take(self, event: Event) -> None:
+        args = event.args
+        if "card" in args:  # public: the hands are revealed
+            self._moved(args["card"], args["target"], args["seat"])
+
+    def _give(self, event: Event) -> None:
+        args = event.args
+        if "card" in args:
+            self._moved(args["card"], args["seat"], args["target"])
+
+    def _swap(self, event: Event) -> None:
+        args = event.args
+        if "given" in args:
+            self._moved(args["given"], args["seat"], args["target"])
+            self._moved(args["taken"], args["target"], args["seat"])
 
     def _blocked(self, event: Event) -> None:
         self.blocks[event.args["seat"]] += 1
@@ -128,11 +179,20 @@ class ApokerlypseCollector(Collector):
         args = event.args
         self.lost[args["seat"]] += args["amount"]
 
+    def _steal(self, event: Event) -> None:
+        args = event.args
+        self.gained[args["seat"]] += args["amount"]
+        self.lost[args["target"]] += args["amount"]
+
     def _score(self, event: Event) -> None:
         args = event.args
-        counts = self.categories[args["seat"]]
+        seat = args["seat"]
+        counts = self.categories[seat]
         category = args["category"]
         counts[category] = counts.get(category, 0) + 1
+        hand = self.shown[seat] if self.shown is not None else None
+        if hand is not None:
+            self.held[seat] |= hand
 
     def _pot(self, event: Event) -> None:
         args = event.args
@@ -196,6 +256,8 @@ class ApokerlypseCollector(Collector):
                     "lost": self.lost[seat],
                     "best_category": best,
                     "categories": {c: counts[c] for c in CATEGORIES if c in counts},
+                    "abilities": self.abilities[seat],
+                    "held": sorted(self.held[seat], key=CARD_ORDER.__getitem__),
                 }
             )
         return game, players
@@ -207,9 +269,14 @@ ApokerlypseCollector._handlers = {
     "short": ApokerlypseCollector._short,
     "drop": ApokerlypseCollector._drop,
     "effect": ApokerlypseCollector._effect,
+    "reveal": ApokerlypseCollector._reveal,
+    "take": ApokerlypseCollector._take,
+    "give": ApokerlypseCollector._give,
+    "swap": ApokerlypseCollector._swap,
     "blocked": ApokerlypseCollector._blocked,
     "gain": ApokerlypseCollector._gain,
     "lose": ApokerlypseCollector._lose,
+    "steal": ApokerlypseCollector._steal,
     "score": ApokerlypseCollector._score,
     "pot": ApokerlypseCollector._pot,
     "game-over": ApokerlypseCollector._game_over,
@@ -218,9 +285,14 @@ ApokerlypseCollector._handlers = {
 
 class ApokerlypseFigures(Figures):
     """Rounds per game and how games ended; the seats' final chips averaged per bot; a
-    tournament compares the chips won (less the chips each seat started with, K-SETUP-2)."""
+    tournament compares the chips won (less the chips each seat started with, K-SETUP-2).
+
+    From the collector's rows (``rows``): each faction's win rate per player count against its
+    fair share, and the dealer rounds per player count with the share of 4–12, as the report
+    shows them (``sim/report/apokerlypse.py``): the figures a designer iterates a content on."""
 
     score = "chips"
+    rows = True
     score_key = "avg_chips"
     score_title = "average chips"
     points = "chips_delta"
@@ -229,10 +301,21 @@ class ApokerlypseFigures(Figures):
     def __init__(self) -> None:
         self.rounds: list[int] = []
         self.endings: dict[str, int] = {}
+        self.by_count: dict[int, list[int]] = {}  # rounds per game, by player count
+        # (player count, faction) → [seats, wins]
+        self.factions: dict[tuple[int, str], list[int]] = {}
 
     def add(self, game: Row, seats: Sequence[Row]) -> None:
         self.rounds.append(game["rounds"])
         self.endings[game["reason"]] = self.endings.get(game["reason"], 0) + 1
+        n = len(seats)
+        self.by_count.setdefault(n, []).append(game["rounds"])
+        for seat in seats:
+            faction = seat.get("faction")  # only in the collector's rows
+            if faction is not None:
+                counts = self.factions.setdefault((n, faction), [0, 0])
+                counts[0] += 1
+                counts[1] += 1 if seat["won"] else 0
 
     def to_json(self) -> dict[str, object]:
         r = self.rounds
@@ -243,6 +326,32 @@ class ApokerlypseFigures(Figures):
                 "max": max(r, default=None),
             },
             "endings": dict(sorted(self.endings.items())),
+            "by_players": {str(n): self._count(n) for n in sorted(self.by_count)},
+        }
+
+    def _count(self, n: int) -> dict[str, object]:
+        """Game length and each faction's win rate at ``n`` players (its 95 % interval,
+        Wilson's, and the fair share 1/n: the report's figures)."""
+        rounds = self.by_count[n]
+        within = sum(1 for r in rounds if SHORTEST <= r <= LONGEST)
+        factions: dict[str, object] = {}
+        for faction in FACTIONS:
+            seats, wins = self.factions.get((n, faction), (0, 0))
+            if seats:
+                low, high = wilson(wins, seats)
+                factions[faction] = {
+                    "seats": seats,
+                    "wins": wins,
+                    "win_rate": round(wins / seats, 4),
+                    "interval": [round(low, 4), round(high, 4)],
+                    "from_fair_share": round(wins / seats - 1 / n, 4),
+                }
+        return {
+            "games": len(rounds),
+            "rounds": round(sum(rounds) / len(rounds), 3),
+            f"rounds_{SHORTEST}_{LONGEST}": round(within / len(rounds), 4),
+            "fair_share": round(1 / n, 4),
+            "factions": factions,
         }
 
     def print(self, console: Console, data: Mapping[str, Any]) -> None:
@@ -250,3 +359,15 @@ class ApokerlypseFigures(Figures):
         if r["average"] is not None:
             console.print(f"rounds per game: {r['average']:.2f} on average, {r['min']}–{r['max']}")
         console.print(count_table("How games ended", "ending", data["endings"]))
+        table = Table(title="Win rate per faction (fair share: 1 / players)")
+        table.add_column("players")
+        for faction in FACTIONS:
+            table.add_column(faction, justify="right")
+        table.add_column(f"{SHORTEST}–{LONGEST} rounds", justify="right")
+        for n, count in data["by_players"].items():
+            cells = [
+                f"{f['win_rate']:.1%} ({f['from_fair_share']:+.1%})" if f else "–"
+                for f in (count["factions"].get(name) for name in FACTIONS)
+            ]
+            table.add_row(n, *cells, f"{count[f'rounds_{SHORTEST}_{LONGEST}']:.1%}")
+        console.print(table)

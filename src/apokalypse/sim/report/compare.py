@@ -51,7 +51,8 @@ def _show(value: object) -> str:
 
 def compare_section(a: Run, b: Run) -> Section:
     counts = [n for n in a.counts if n in b.counts]
-    rates: Sequence[tuple[str, RateOf]] = report_for(a.game).rates
+    own = report_for(a.game)
+    rates: Sequence[tuple[str, RateOf]] = own.rates
     score = score_column(a)
     means: list[tuple[str, ValuesOf]] = [("rounds per game", round_values)]
     if score:
@@ -127,6 +128,8 @@ def compare_section(a: Run, b: Run) -> Section:
                 + ".",
             )
         )
+    if own.compared is not None:
+        section.plots += own.compared(a, b)
     return section
 
 

@@ -1,7 +1,7 @@
 """The sections every game's report has: the run itself, the computer players, each seat's win
-rate, the score's distribution and the rounds per game. A game without its own sections
-(Apokerlypse) gets these alone (:data:`GENERIC`); a game's own are named by its registry entry
-(:func:`report_for`)."""
+rate, the score's distribution and the rounds per game. A game without its own sections gets
+these alone (:data:`GENERIC`); a game's own are named by its registry entry (:func:`report_for`)
+and may include these (Apokerlypse's do)."""
 
 from __future__ import annotations
 

@@ -148,6 +148,8 @@ class GameReport:
 
     sections: Callable[[Run], Sequence[Section | None]]
     rates: Sequence[tuple[str, RateOf]] = ()
+    # the game's own plots of ``--compare`` (run A, run B), after the generic one
+    compared: Callable[[Run, Run], Sequence[Plot]] | None = None
 
 
 def pct(value: float, digits: int = 1) -> str:

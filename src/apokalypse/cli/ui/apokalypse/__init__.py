@@ -29,8 +29,10 @@ class UI(Spoken):
 
     def __init__(self, config: dict[str, object], lang: str) -> None:
         self.lang = lang
-        self.texts = Texts(config, lang)  # the same sentences the server sends the browser
-        self.kinds = self.texts.kinds
+        texts = Texts(config, lang)
+        self.texts = texts  # the same sentences the server sends the browser
+        self.kinds = texts.kinds
+        self.good_ties = texts.good_ties  # the forecast's majority follows V-GOOD-TIES
 
     def note(self, events: Sequence[Event]) -> None:
         return None  # every question reads what it needs from the observation
@@ -50,7 +52,7 @@ class UI(Spoken):
     def board(
         self, obs: Observation, names: Sequence[str], recent: Sequence[str] = ()
     ) -> RenderableType:
-        return board(obs, self.lang, names, self.kinds, recent)
+        return board(obs, self.lang, names, self.kinds, recent, self.good_ties)
 
     def summaries(
         self, events: Sequence[Event], names: Sequence[str]

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from apokalypse.cli.ui.common import Packed, recent_panel
 from apokalypse.games.apokalypse.cards import HORSEMAN_VP, ICON_BITS, ICON_OF_HORSEMAN, CardKind
-from apokalypse.games.apokalypse.forecast import SideForecast, forecast
+from apokalypse.games.apokalypse.forecast import Forecast, SideForecast, forecast
 from apokalypse.games.apokalypse.observation import PLANES, SIDES, Observation, Plane, Side
 from apokalypse.i18n import text
 from apokalypse.i18n.apokalypse.render import (
@@ -142,12 +142,9 @@ def info_lines(obs: Observation, lang: str, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def forecast_view(
-    obs: Observation, lang: str, names: Sequence[str], kinds: Mapping[str, CardKind]
-) -> RenderableType:
+def forecast_view(f: Forecast, lang: str, names: Sequence[str]) -> RenderableType:
     """What the next horseman, and Death, would do if they rode now (public: the same for every
     viewer), with the running count of good and evil populaces that decides the game."""
-    f = forecast(obs, kinds)
     icon_names = {bit: name for name, bit in ICON_BITS.items()}
     protects = t("ui.forecast.protects_all", lang)
     if f.horseman in ICON_OF_HORSEMAN:  # horsemen 1–3 check one icon; Death needs all three
@@ -156,13 +153,12 @@ def forecast_view(
     title = t(
         "ui.forecast.title", lang, horseman=horseman_title(f.horseman, lang), protects=protects
     )
-    lead = "good" if f.good_populaces > f.evil_populaces else "evil"
     majority = t(
         "ui.forecast.majority",
         lang,
         good=f.good_populaces,
         evil=f.evil_populaces,
-        leader=t(f"ui.forecast.lead.{lead}", lang),
+        leader=t(f"ui.forecast.lead.{f.lead}", lang),  # by the game's variants (V-GOOD-TIES)
     )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for key in ("player", "good", "evil", "score", "death"):
@@ -227,12 +223,14 @@ def board(
     names: Sequence[str],
     kinds: Mapping[str, CardKind],
     recent: Sequence[str] = (),
+    good_ties: bool = False,
 ) -> RenderableType:
-    """Everything the viewer may see, top to bottom: counts, displays, recent events, hand."""
+    """Everything the viewer may see, top to bottom: counts, displays, recent events, hand.
+    ``good_ties``: the game plays V-GOOD-TIES, which the forecast's majority line follows."""
     parts: list[RenderableType] = [Text(line) for line in info_lines(obs, lang, names)]
     parts += [status_table(obs, lang, names), displays(obs, lang, names)]
     if "result" not in obs:  # the game over, nothing rides any more
-        parts.append(forecast_view(obs, lang, names, kinds))
+        parts.append(forecast_view(forecast(obs, kinds, good_ties), lang, names))
     if recent:
         parts.append(recent_panel(recent, lang))
     if obs.get("seat") is not None:

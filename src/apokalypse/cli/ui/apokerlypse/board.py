@@ -31,9 +31,9 @@ from apokalypse.i18n.apokerlypse.render import (
     card_label,
     category_name,
     chips,
+    describe_ability,
     describe_effect,
     effect_values,
-    effect_what,
     faction_name,
     game_over_reason,
     has_abilities,
@@ -126,7 +126,11 @@ def mods_text(mods: ModsView, lang: str) -> str:
 
 
 def status_table(
-    obs: Observation, lang: str, names: Sequence[str], abilities: bool = True
+    obs: Observation,
+    lang: str,
+    names: Sequence[str],
+    abilities: bool = True,
+    content: Content | None = None,
 ) -> Table:
     """Public facts per player (secrecy.py: chips, factions, hand sizes, discard piles …); the
     action chips only where a faction has an ability to spend them on."""
@@ -149,7 +153,7 @@ def status_table(
             Text(name, style="bold" if obs.get("to_act") == q else ""),
             str(obs["chips"][q]),
             *([action] if abilities else []),
-            faction_name(obs["factions"][q], lang),
+            faction_name(obs["factions"][q], lang, content),
             str(obs["hand_sizes"][q]),
             Text(_state(obs, q, lang), style="" if obs["in_round"][q] else "dim"),
             cards_text(obs["discards"][q]) if obs["discards"][q] else Text("–"),
@@ -226,17 +230,15 @@ def hand_panel(obs: Observation, lang: str, names: Sequence[str], content: Conte
     faction = obs["factions"][seat]
     chips_left = obs["action_chips"][seat]
     if has_abilities(content, obs["factions"]):
-        line = t("ui.faction", lang, faction=faction_name(faction, lang), chips=chips_left)
+        line = t("ui.faction", lang, faction=faction_name(faction, lang, content), chips=chips_left)
     else:  # action chips are for abilities only (K-SCORE-5)
-        line = t("ui.faction_only", lang, faction=faction_name(faction, lang))
+        line = t("ui.faction_only", lang, faction=faction_name(faction, lang, content))
     lines.append(Text(line))
     ability = ability_of(content, faction)
     if ability is None:
         lines.append(Text(t("ui.no_ability", lang), style="dim"))
     else:
-        what = effect_what(ability.kind, ability.params(), lang)
-        timing = t(f"timing.{ability.timing}", lang)
-        lines.append(Text(t("ui.ability", lang, timing=timing, what=what)))
+        lines.append(Text(describe_ability(ability, lang)))
     for holder, codes in obs.get("known", {}).items():
         q = int(holder[1:]) - 1
         if obs["revealed"][q] is None:  # revealed hands are in the scoring table
@@ -258,7 +260,8 @@ def board(
 ) -> RenderableType:
     """Everything the viewer may see: the round, the players, the scoring, recent events, hand."""
     parts: list[RenderableType] = [*info_lines(obs, lang, names, content)]
-    parts.append(status_table(obs, lang, names, has_abilities(content, obs["factions"])))
+    abilities = has_abilities(content, obs["factions"])
+    parts.append(status_table(obs, lang, names, abilities, content))
     rows = revealed_rows(obs)
     if rows:
         parts.append(score_table(rows, t("ui.scores_title", lang, round=obs["round"]), lang, names))
