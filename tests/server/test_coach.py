@@ -97,8 +97,10 @@ def test_the_coach_advises_a_seat_whose_other_seats_are_computers(server: Runnin
     if len(legal) > 1:
         assert advice["iterations"] == QUICK.coach_iterations
         assert all("von 100" in c["reason"] for c in candidates), candidates
+        # The expert's own choice first (anchored to the heuristic, it need not be the most
+        # searched), then the most searched of the rest.
         shares = [c["share"] for c in candidates]
-        assert shares == sorted(shares, reverse=True) and sum(shares) <= 1.0 + 1e-9
+        assert shares[1:] == sorted(shares[1:], reverse=True) and sum(shares) <= 1.0 + 1e-9
     ann.send(type="advise")  # asked again: the same advice (the same seed, iterations)
     assert ann.advice()["candidates"] == candidates
     # the learner still makes the move: the advised one is accepted like any other

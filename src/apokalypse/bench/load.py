@@ -50,6 +50,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from apokalypse.sim.provenance import commit
+
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 REDIS = "redis://127.0.0.1:6379/0"
 START_SECONDS = 60.0  # a server's start, migrations included
@@ -757,23 +759,6 @@ def server_figures(
             )
         figures.append(entry)
     return figures
-
-
-def commit() -> str:
-    here = Path(__file__).parent
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=here,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    except OSError:
-        return "unknown"
-    return f"{head}{'+dirty' if dirty else ''}" if head else "unknown"
 
 
 def build_report(

@@ -6,8 +6,10 @@ A level is a named player and budget, the same four names for both games:
 easy      the heuristic, which plays a uniformly random legal action 40 % of the time (drawn
           from its own seeded stream, so a game replayed from its seed makes the same choices)
 medium    the heuristic
-hard      ISMCTS, 300 iterations per decision, with ethos beliefs where the game has them
-          (without them it lost to ``medium`` by 15.8 points at 4 players: the README's ladder)
+hard      ISMCTS, 300 iterations per decision, with ethos beliefs where the game has them, as
+          each game's searching player is made: Apokalypse's is anchored to its heuristic
+          (without beliefs it lost to ``medium`` by 15.8 points at 4 players, with beliefs and
+          the anchor it won by 21.0: the README's ladder)
 expert    ISMCTS, 1,500 iterations per decision, with ethos beliefs (Apokalypse; Apokerlypse
           has no hidden ethos and searches with its game's own default)
 master    the expert's search, scored by the learned evaluation (``learned.py``, trained by

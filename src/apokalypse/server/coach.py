@@ -114,7 +114,9 @@ def advice(
     question: Question, state: GameState, explanation: Explanation, texts: Any, lang: str
 ) -> AdviceMessage:
     """The advice message: the best :data:`SHOWN` candidates, worded for the asking seat as its
-    choices are (``texts``: the game's texts in the game's language)."""
+    choices are (``texts``: the game's texts in the game's language): the expert's own choice
+    first (an anchored search's is the rule of thumb's unless the search found better), then the
+    most searched."""
     seat = question.seat
     observation = state.observation(seat)
     names = seat_names(len(question.kinds), seat, lang, question.names, question.kinds)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +48,7 @@ from apokalypse.engine.match import Match
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
 
+from .provenance import commit
 from .runner import Stop, in_workers, worker_pool
 
 Array = npt.NDArray[np.float32]
@@ -364,22 +364,6 @@ class Plan:
             Game(self.game, players, first + i, lineup, self.variants, self.cards)
             for i in range(count)
         ]
-
-
-def commit() -> str:
-    """The source's commit, where this runs from a git checkout ("unknown" elsewhere)."""
-    here = Path(__file__).resolve().parent
-
-    def git(*args: str) -> str:
-        return subprocess.run(["git", "-C", str(here), *args], capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()  # fmt: skip
-
-    try:
-        out = git("rev-parse", "--short=12", "HEAD")
-        dirty = git("status", "--porcelain", "--untracked-files=no")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return f"{out}{'+changes' if dirty else ''}" if out else "unknown"
 
 
 class Hooks:

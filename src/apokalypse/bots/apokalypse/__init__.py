@@ -32,6 +32,13 @@ def _heuristic(seed: int) -> Player[Action, Observation]:
 # few games can show.
 ISMCTS_ITERATIONS = 300
 ISMCTS_ROLLOUT_DEPTH = 0
+# Anchored to the heuristic: the search's choice replaces the heuristic's only where its mean
+# value (a chance of winning, 0 … 1) is higher by more than this. The search's opponents see
+# every sampled hand, so alone it misjudges how people and rules of thumb play; anchored, it
+# adds what it sees clearly. Measured (4 players, 200 games on 100 duplicate deals, seed
+# 300000, `hard` against `medium`): +21.0 points of win rate (95 % CI +15.2 … +26.8) anchored,
+# +4.7 (−2.0 … +11.4, the first 80 of those deals) without the anchor (README, the ladder).
+ANCHOR_MARGIN = 0.05
 
 
 def ismcts(
@@ -41,13 +48,15 @@ def ismcts(
     seconds: float | None = None,
     beliefs: bool = True,
     learned: bool = False,
+    anchored: bool = True,
 ) -> Player[Action, Observation]:
     """The searching player: ``iterations`` or ``seconds`` per decision (neither: the default
     :data:`ISMCTS_ITERATIONS`); with ``beliefs`` its worlds draw the others' ethos from what they
     did and it avoids showing its own early (``beliefs.py``), without them uniformly from the
     ethos cards left. ``learned``: positions are scored by the learned evaluation
     (``bots/learned.py``, the ``master`` level's weights; a missing or broken file is a one-line
-    error) instead of the hand-made one."""
+    error) instead of the hand-made one. ``anchored``: the heuristic's choice stands unless the
+    search finds one better by :data:`ANCHOR_MARGIN`."""
     from ..ismcts import Evaluation, ISMCTSPlayer
     from .beliefs import BeliefSearch
     from .evaluate import evaluate
@@ -67,7 +76,9 @@ def ismcts(
         seconds=seconds,
         rollout_depth=ISMCTS_ROLLOUT_DEPTH,
         evaluate=scoring,
-        fallback=_heuristic,  # answers when asked without a sampler (a game being caught up)
+        # answers when asked without a sampler (a game being caught up), and is the anchor
+        fallback=_heuristic,
+        anchor_margin=ANCHOR_MARGIN if anchored else None,
         beliefs=BeliefSearch() if beliefs else None,
     )
 
