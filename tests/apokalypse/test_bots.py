@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from apokalypse.bots import RandomBot, bot_names, make_bot
+from apokalypse.bots.apokalypse import ANCHOR_MARGIN, ismcts
 from apokalypse.bots.apokalypse.heuristic import HeuristicBot
 from apokalypse.bots.apokalypse.model import display_from_obs, losses
 from apokalypse.bots.levels import LADDER
@@ -79,6 +80,14 @@ def test_same_seeds_same_game(name):
         return play_out(new(4, 9), [make_bot(name, 100 + q, GAME.name) for q in range(4)]).actions
 
     assert game() == game()
+
+
+def test_the_searching_levels_are_anchored_to_the_heuristic():
+    """Every level that searches keeps the heuristic's move unless the search finds one better
+    by the margin (the README's ladder); the player without the anchor is there to compare."""
+    for name in ("ismcts", "hard", "expert", "master"):
+        assert getattr(make_bot(name, 1, "apokalypse"), "anchor_margin", None) == ANCHOR_MARGIN
+    assert getattr(ismcts(1, anchored=False), "anchor_margin", 0) is None
 
 
 def test_random_bot_is_uniform_over_legal_actions():
