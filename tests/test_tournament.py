@@ -91,6 +91,13 @@ def test_a_tiny_tournament_adds_up(tmp_path, jobs):
     (difference,) = data["differences"]
     assert difference["deals"] == 3
     assert difference["ci95"][0] <= difference["win_rate_difference"] <= difference["ci95"][1]
+    # the points paired the same way: every deal seats each spec equally often, so the mean of
+    # the deals' differences is the difference of the means
+    gain, (gain_low, gain_high) = difference["score_difference"], difference["score_ci95"]
+    assert gain == pytest.approx(a["mean_score"] - b["mean_score"], abs=2e-4)
+    assert gain_low <= gain <= gain_high
+    per_deal = [d for _, d in difference["per_deal_score"]]
+    assert gain == pytest.approx(sum(per_deal) / 3, abs=2e-4)
     assert {"game", "players", "score", "seed", "jobs", "seconds"} <= set(data)
     assert data["score"] == "points"
 
@@ -122,6 +129,9 @@ def test_the_human_report_names_the_figures():
     assert run.returncode == 0, run.stderr
     assert "2 games in 1 duplicate deals" in run.stdout
     assert "heuristic" in run.stdout and "random" in run.stdout and "95 %" in run.stdout
+    paired = tournament("--games", "4", "--players", "3")  # two deals: an interval
+    assert paired.returncode == 0, paired.stderr
+    assert "points heuristic − random:" in paired.stdout  # the points paired too
 
 
 def test_beliefs_mode_reports_the_mean_ratio(tmp_path):

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from apokalypse.bots import make_bot
 from apokalypse.bots.apokerlypse.evaluate import evaluate as poker_evaluate
-from apokalypse.bots.ismcts import ISMCTSPlayer
+from apokalypse.bots.ismcts import Explanation, ISMCTSPlayer
 from apokalypse.cli.session import Session
 from apokalypse.cli.ui.why import Decision, may_explain, why_lines
 from apokalypse.engine.record import GameRecord
@@ -172,3 +172,17 @@ def test_belief_and_stand_in_lines():
     assert "without ethos beliefs" in why_lines(decisions, 7, names, "en")[-1]
     assert "without ethos beliefs" not in why_lines(decisions, 7, names, "en", False)[-1]
     assert why_lines({}, None, names, "de") == ["Noch hat kein Computerspieler entschieden."]
+
+
+def test_an_anchored_choice_without_a_search_says_so():
+    """Where the search never overrules the heuristic (Apokerlypse before its final scoring)
+    nothing is searched: the line names the heuristic's choice, not a forced one."""
+    decisions = {
+        3: Decision(0, "hard", "drop", False, Explanation("0", "drop", 0, 0.0, (), None, "drop")),
+        4: Decision(0, "hard", "pay", False, Explanation("0", "pay", 0, 0.0, ())),
+    }
+    names = ["p1", "p2"]
+    anchored, forced = why_lines(decisions, 3, names, "en"), why_lines(decisions, 4, names, "en")
+    assert "played drop, the heuristic's choice" in anchored[0] and "searched" in anchored[0]
+    assert "its only choice" in forced[0]
+    assert "die Wahl der Heuristik" in why_lines(decisions, 3, names, "de")[0]

@@ -194,7 +194,8 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
     ``fallback``) makes the fallback's choice the default of every search too: the most visited
     root action replaces it only when its mean value is higher by more than the margin (None:
     the search alone decides; a function gives the margin per decision from its observation,
-    1 or more: the anchor always stands). ``beliefs`` (one per player, it remembers the game)
+    1 or more: the anchor always stands, and nothing is searched unless ``search_anchored``
+    is set). ``beliefs`` (one per player, it remembers the game)
     is consulted as :class:`Beliefs` says.
     """
 
@@ -237,6 +238,9 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
         self.anchor_margin = anchor_margin
         self.beliefs = beliefs
         self.last: Explanation | None = None
+        # Search where the anchor always stands too (a margin of 1 or more): the coach shows
+        # the search's ranking of the choices; a player only needs the choice.
+        self.search_anchored = False
         self._penalty: dict[str, float] = {}  # this decision's root penalties, by action text
         # The information set at the root: a running hash of everything this seat was shown
         # (its event views in order, then each observation it decided on).
@@ -282,6 +286,18 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
             belief = None if beliefs is None else beliefs.explain()
             self.last = Explanation(infoset, str(legal[0]), 0, 0.0, (), belief)
             return legal[0]
+        margin = self.anchor_margin
+        if callable(margin):
+            margin = margin(observation)
+        fallback = self.fallback
+        anchor_stands = margin is not None and margin >= 1 and not self.search_anchored
+        if anchor_stands and fallback is not None:
+            # No gain over the anchor can exceed 1 (values are 0 … 1): a search here could
+            # only confirm the anchor's choice, so it is not spent.
+            kept: A = fallback(seed).choose(observation, legal)
+            belief = None if beliefs is None else beliefs.explain()
+            self.last = Explanation(infoset, str(kept), 0, 0.0, (), belief, str(kept))
+            return kept
         self._penalty = {}
         if beliefs is not None:
             for action in legal:
@@ -303,9 +319,7 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
             # The same player, seed and question as a plain ``choose``: a game caught up
             # without a search makes this decision alike wherever the search would defer.
             anchor = str(self.fallback(seed).choose(observation, legal))
-            margin = self.anchor_margin
-            if callable(margin):
-                margin = margin(observation)
+            assert margin is not None
             chosen_text = _anchored(root, chosen_text, anchor, margin)
             lead = root.children.get(chosen_text)
             ranked.sort(key=lambda c: c is not lead)  # the chosen one leads (stable)

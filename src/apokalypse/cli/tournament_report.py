@@ -1,7 +1,7 @@
 """The figures of ``apokalypse tournament`` (:mod:`.tournament`): per spec the win rate with
-Wilson's interval and the mean points or chips with a normal interval, the paired difference of
-each spec to the first over complete duplicate deals, the belief measurement's ratio; the table
-printed from them.
+Wilson's interval and the mean points or chips with a normal interval, the paired differences
+(win rate, and points or chips) of each spec to the first over complete duplicate deals, the
+belief measurement's ratio; the table printed from them.
 """
 
 from __future__ import annotations
@@ -77,6 +77,9 @@ def summarise(
     for i in range(1, k):
         diffs = [_deal_rate(games, 0) - _deal_rate(games, i) for games in complete]
         mean, low, high = mean_interval(diffs)
+        # the same pairing for the points or chips: Apokerlypse's measure of strength
+        gains = [_deal_score(games, 0) - _deal_score(games, i) for games in complete]
+        gain, gain_low, gain_high = mean_interval(gains)
         differences.append(
             {
                 "a": specs[0],
@@ -84,12 +87,17 @@ def summarise(
                 "labels": f"{LABELS[0]}-{LABELS[i]}",
                 "win_rate_difference": _r(mean),
                 "ci95": [_r(low), _r(high)],
+                "score_difference": _r(gain),
+                "score_ci95": [_r(gain_low), _r(gain_high)],
                 "deals": len(diffs),
                 "method": "normal approximation on per-deal differences (duplicate deals)",
                 # each deal's seed and difference: runs over neighbouring seed ranges (one
                 # machine after another) add up to the run over all of them
                 "per_deal": [
                     [games[0].pairing.seed, _r(d)] for games, d in zip(complete, diffs, strict=True)
+                ],
+                "per_deal_score": [
+                    [games[0].pairing.seed, _r(d)] for games, d in zip(complete, gains, strict=True)
                 ],
             }
         )
@@ -116,6 +124,12 @@ def _deal_rate(games: Sequence[Played], spec: int) -> float:
                 seats += 1
                 wins += q in p.winners
     return wins / seats if seats else 0.0
+
+
+def _deal_score(games: Sequence[Played], spec: int) -> float:
+    """Spec ``spec``'s mean points or chips over its seats in one deal's games."""
+    scores = [p.scores[q] for p in games for q, who in enumerate(p.pairing.lineup) if who == spec]
+    return sum(scores) / len(scores) if scores else 0.0
 
 
 def _r(value: float, digits: int = 4) -> float | None:
@@ -155,6 +169,12 @@ def print_summary(data: dict[str, Any], console: Console) -> None:
         console.print(
             f"win rate {d['a']} − {d['b']}: {shown}, paired over {d['deals']} duplicate deals"
         )
+        gain, (gain_low, gain_high) = d.get("score_difference"), d.get("score_ci95", (None,) * 2)
+        if gain is not None and gain_low is not None:
+            console.print(
+                f"{data['score']} {d['a']} − {d['b']}: {gain:+.2f} a seat"
+                f" (95 % CI {gain_low:+.2f} … {gain_high:+.2f}), paired the same way"
+            )
     for line in data["first_errors"]:
         console.print(f"[red]{line}[/red]", highlight=False)
 

@@ -72,6 +72,7 @@ def expert(game: str, seed: int, budgets: Budgets) -> ISMCTSPlayer:
     player = searching(game, seed, Budget(iterations=budgets.iterations), beliefs)
     assert isinstance(player, ISMCTSPlayer)
     player.seconds = budgets.seconds  # the search stops at either (ISMCTSPlayer._search)
+    player.search_anchored = True  # the advice ranks the choices even where the anchor stands
     return player
 
 

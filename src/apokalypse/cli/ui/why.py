@@ -67,7 +67,9 @@ def why_lines(
         return [text("ui.why.plain", lang, **facts)]
     candidates = tuple(getattr(explained, "candidates", ()))
     if not candidates:
-        return [text("ui.why.forced", lang, **facts)]
+        # the anchor's choice where the search does not decide, else the only choice
+        held = "ui.why.anchored" if getattr(explained, "anchor", None) else "ui.why.forced"
+        return [text(held, lang, **facts)]
     lines = [
         text(
             "ui.why.head",
