@@ -113,9 +113,15 @@ def test_german_talk_on_a_phone_is_a_drawer_with_an_unread_count(
     created = create(server, players=2, seats=["human", "human"], lang="de")
     phone, friend = person(people, browser, PHONE), person(people, browser)
     phone.goto(seat_url(server, created, 0))
-    friend.goto(seat_url(server, created, 1))
+    phone.wait_for_selector("body[data-move]")
+    # The phone takes the seat that waits: the seat on turn lists its choices above the board,
+    # as many as the deal gives (up to a screenful), and the board's place is the test's point.
+    waits = 1 if phone.evaluate("() => window.apokalypse.state().legal.length") else 0
+    phone.goto(seat_url(server, created, waits))
+    friend.goto(seat_url(server, created, 1 - waits))
     phone.wait_for_selector("body[data-move]")
     friend.wait_for_selector("body[data-move]")
+    assert phone.evaluate("() => window.apokalypse.state().legal.length") == 0
     expect(phone.locator("#name-prompt")).to_contain_text("Wie soll der Tisch Dich nennen?")
     screenshot(phone, tmp_path, "talk-phone-de-prompt", full_page=False)
     name_myself(phone, "Jörg")
