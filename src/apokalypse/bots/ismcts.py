@@ -289,15 +289,18 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
         margin = self.anchor_margin
         if callable(margin):
             margin = margin(observation)
-        fallback = self.fallback
-        anchor_stands = margin is not None and margin >= 1 and not self.search_anchored
-        if anchor_stands and fallback is not None:
-            # No gain over the anchor can exceed 1 (values are 0 … 1): a search here could
-            # only confirm the anchor's choice, so it is not spent.
-            kept: A = fallback(seed).choose(observation, legal)
-            belief = None if beliefs is None else beliefs.explain()
-            self.last = Explanation(infoset, str(kept), 0, 0.0, (), belief, str(kept))
-            return kept
+        anchor = None
+        if margin is not None and self.fallback is not None:
+            # The same player, seed and question as a plain ``choose``: a game caught up
+            # without a search makes this decision alike wherever the search would defer.
+            kept: A = self.fallback(seed).choose(observation, legal)
+            anchor = str(kept)
+            if margin >= 1 and not self.search_anchored:
+                # No gain over the anchor can exceed 1 (values are 0 … 1): a search here
+                # could only confirm the anchor's choice, so it is not spent.
+                belief = None if beliefs is None else beliefs.explain()
+                self.last = Explanation(infoset, anchor, 0, 0.0, (), belief, anchor)
+                return kept
         self._penalty = {}
         if beliefs is not None:
             for action in legal:
@@ -314,12 +317,7 @@ class ISMCTSPlayer(BaseBot, Generic[A, O]):
         )
         texts = {id(c): t for t, c in root.children.items()}
         chosen_text = texts[id(ranked[0])] if ranked else str(legal[0])
-        anchor = None
-        if self.anchor_margin is not None and self.fallback is not None:
-            # The same player, seed and question as a plain ``choose``: a game caught up
-            # without a search makes this decision alike wherever the search would defer.
-            anchor = str(self.fallback(seed).choose(observation, legal))
-            assert margin is not None
+        if anchor is not None and margin is not None:
             chosen_text = _anchored(root, chosen_text, anchor, margin)
             lead = root.children.get(chosen_text)
             ranked.sort(key=lambda c: c is not lead)  # the chosen one leads (stable)

@@ -169,7 +169,7 @@ def print_summary(data: dict[str, Any], console: Console) -> None:
         console.print(
             f"win rate {d['a']} − {d['b']}: {shown}, paired over {d['deals']} duplicate deals"
         )
-        gain, (gain_low, gain_high) = d.get("score_difference"), d.get("score_ci95", (None,) * 2)
+        gain, (gain_low, gain_high) = d["score_difference"], d["score_ci95"]
         if gain is not None and gain_low is not None:
             console.print(
                 f"{data['score']} {d['a']} − {d['b']}: {gain:+.2f} a seat"
