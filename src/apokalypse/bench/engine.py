@@ -14,7 +14,7 @@ states. At 4 players: the heuristic player's decisions per second in heuristic g
 ISMCTS iterations per second mid-game. A game may add figures of its own, in the module its entry
 names (Apokerlypse: poker-hand evaluations per second, the final scoring's inner loop,
 :mod:`.apokerlypse`). Times are the measuring process's CPU time (:data:`clock`). The
-clock is read here and nowhere in ``games/`` (the README's design: the rules have no clocks).
+clock is read here and nowhere in ``games/`` (docs/design.md: the rules have no clocks).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ DEFAULT_GAMES = {"play": 200, "idle": 2000, "computers": 6, "race": 100}
 DEFAULT_DURATION = {"play": 60.0, "computers": 30.0}
 
 # The figure each scenario is judged by: its target and what it was before the server was
-# hardened (measured on the development machine, as the README's table says).
+# hardened (measured on the development machine, as the table of docs/benchmarks.md says).
 TARGETS: dict[str, dict[str, Any]] = {
     "idle": {
         "figure": "memory kept by idle games",

@@ -9,7 +9,7 @@ medium    the heuristic
 hard      ISMCTS, 300 iterations per decision, with ethos beliefs where the game has them, as
           each game's searching player is made: Apokalypse's is anchored to its heuristic
           (without beliefs it lost to ``medium`` by 15.8 points at 4 players, with beliefs and
-          the anchor it won by 21.0: the README's ladder)
+          the anchor it won by 21.0: docs/players.md, the ladder)
 expert    ISMCTS, 1,500 iterations per decision, with ethos beliefs (Apokalypse; Apokerlypse
           has no hidden ethos and searches with its game's own default)
 master    the expert's search, scored by the learned evaluation (``learned.py``, trained by
@@ -17,8 +17,8 @@ master    the expert's search, scored by the learned evaluation (``learned.py``,
           expert's think time, the learned evaluation costing more per position. It refuses to
           play without its weights file (a one-line error naming it); at a table whose feature
           layout the file holds no network for (another player count or deck) it scores with
-          the hand-made evaluation, as the expert does. Not yet a step above the expert (the
-          README's ladder): it is not among the lobby's levels (:data:`LEVELS`).
+          the hand-made evaluation, as the expert does. Not yet a step above the expert
+          (docs/players.md, the ladder): it is not among the lobby's levels (:data:`LEVELS`).
 ========  ======================================================================================
 
 Budgets are iteration counts, not seconds: a game played again from its seed (a simulation
@@ -61,8 +61,8 @@ MASTER_ITERATIONS = 750
 SEARCHING = ("ismcts", "hard", "expert", "master")  # the names that take a budget after ':'
 LEVELS = ("easy", "medium", "hard", "expert")  # easiest first: the lobby's difficulty levels
 # The steps ``tournament --ladder`` measures: the levels and the learned player above them. The
-# master joins the lobby's levels once it measures as a step above the expert (README, "The
-# ladder"); until then the lobby lists it among the other computer players.
+# master joins the lobby's levels once it measures as a step above the expert (docs/players.md,
+# "The ladder"); until then the lobby lists it among the other computer players.
 LADDER = (*LEVELS, "master")
 # The games with hidden roles to hold beliefs about (their registry entries say so: Apokalypse's
 # ethos); other games search with their default.

@@ -463,7 +463,8 @@ class Session:
         # who ran out of chips, though they may have won chips back since).
         self.console.print(self.ui.result_view(final.get("result") or result.to_json(), names))
         self.say(text("ui.saved", self.lang, path=self.path))
-        # Only now: the seed rebuilds every hand and the deck order (README, "What is secret").
+        # Only now: the seed rebuilds every hand and the deck order (docs/games.md, "What is
+        # secret").
         self.say(text("ui.game_seed", self.lang, seed=self.record.seed), "dim")
         self.say_command("replay", self.path)
         self.after_game()

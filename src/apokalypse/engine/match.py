@@ -3,7 +3,7 @@
 The terminal (:mod:`apokalypse.cli.session`), the simulator and the bot tests all play through a
 :class:`Match`, so a computer player is asked, told and resumed the same way everywhere:
 
-- it receives its seat's observation and the legal actions, never the State (the README's design:
+- it receives its seat's observation and the legal actions, never the State (docs/design.md:
   the observation is the one secrecy boundary), and answers with one of the legal actions;
 - it is told every event as its seat sees it (``Event.view(seat)``), the opening included;
 - a game resumed from its record asks it again at its seats and throws the answers away, so its

@@ -37,7 +37,7 @@ ISMCTS_ROLLOUT_DEPTH = 0
 # every sampled hand, so alone it misjudges how people and rules of thumb play; anchored, it
 # adds what it sees clearly. Measured (4 players, 200 games on 100 duplicate deals, seed
 # 300000, `hard` against `medium`): +21.0 points of win rate (95 % CI +15.2 … +26.8) anchored,
-# +4.7 (−2.0 … +11.4, the first 80 of those deals) without the anchor (README, the ladder).
+# +4.7 (−2.0 … +11.4, the first 80 of those deals) without the anchor (docs/players.md, the ladder).
 ANCHOR_MARGIN = 0.05
 
 
