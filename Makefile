@@ -30,7 +30,7 @@ RULES_TESTS := tests/apokalypse tests/apokerlypse tests/test_determinism.py test
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run play test lint typecheck pytest bench clean web compiled cards-reference
+.PHONY: run play test lint typecheck pytest bench clean web compiled cards-reference docs
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -43,6 +43,11 @@ $(STAMP): $(UV) pyproject.toml uv.lock
 # The web app on http://127.0.0.1:8000 over an embedded SQLite file (apokalypse.sqlite3).
 run: $(STAMP) $(WEB_STAMP) $(COMPILED_STAMP)
 	$(VENV)/bin/apokalypse serve
+
+# The documentation site (docs/, mkdocs.yml) on http://127.0.0.1:8001, built again as a page
+# changes (make test builds it strictly: tests/test_docs_site.py).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8001
 
 # The game in the terminal.
 play: $(STAMP) $(COMPILED_STAMP)
