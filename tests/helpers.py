@@ -1,10 +1,8 @@
-"""Helpers shared by the tests of every game, command and the server, written once.
-
-Imported by name (``from tests.conftest import refused``): pytest loads this module first, as
-``tests.conftest``, so the import gets the same module.
+"""Helpers shared by the tests of every game, command and the server, written once
+(``from tests.helpers import refused``; the fixtures live in the ``conftest.py`` files).
 
 - :func:`refused` / :func:`snapshot`: an action the rules refuse names its rule, is not offered
-  and leaves the state untouched (the README's design: refusals name the rule);
+  and leaves the state untouched (docs/protocol.md: refusals name the rule);
 - :func:`refusal`: the :class:`IllegalAction` a call raises, for tests of its words;
 - :func:`cli` / :func:`one_line_error`: the real command line in a subprocess, and its one-line
   error;

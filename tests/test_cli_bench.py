@@ -148,7 +148,7 @@ def test_search_figures_in_this_process(game: str):
 
 
 def test_the_rules_packages_read_no_clock():
-    """The README's design: games/ are pure rules, no clocks; timing lives in bench/."""
+    """docs/design.md: games/ are pure rules, no clocks; timing lives in bench/."""
     games = Path(apokalypse.games.__file__).parent
     for path in games.rglob("*.py"):
         text = path.read_text("utf-8")

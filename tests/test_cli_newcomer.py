@@ -28,7 +28,7 @@ from apokalypse.i18n import LANGS, catalog, has, seat_names
 from apokalypse.i18n.apokerlypse import render as poker_text
 from tests import commands
 from tests.apokalypse.test_cli_play import ALWAYS_FIRST, LAUNCH, play
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, one_line_error
 from tests.test_cli_robustness import CLI, answer, new_session
 
 

@@ -11,7 +11,7 @@ import pytest
 from apokalypse.cli.replay import _lines
 from apokalypse.engine.record import replay
 from apokalypse.sim.runner import Task, run_game
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, one_line_error
 
 
 @pytest.fixture(scope="module")

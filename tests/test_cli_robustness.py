@@ -24,7 +24,7 @@ from apokalypse.cli.session import Session
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
 from tests import commands
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, one_line_error
 
 CLI = commands.CLI
 

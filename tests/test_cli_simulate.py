@@ -14,7 +14,7 @@ from apokalypse.cli.simulate import parse_players, run_simulate
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import GameRecord
 from apokalypse.sim.runner import run_game
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, one_line_error
 
 
 def test_simulate_json_records_and_verified_replays(tmp_path):

@@ -1,4 +1,4 @@
-"""Fuzzing the loaders and notation parsers of both games (the README's design:
+"""Fuzzing the loaders and notation parsers of both games (docs/design.md:
 refusals are typed).
 
 Whatever a deck file, a content file, a record's config or a line typed at the terminal holds,
@@ -389,7 +389,7 @@ def test_apokalypse_notation_still_reads_what_it_did(text: str, expected: str) -
 
 
 def test_a_deck_file_with_a_data_file_error_names_entry_and_field() -> None:
-    # The shape every deck refusal keeps (README "Your own deck").
+    # The shape every deck refusal keeps (docs/games.md, "Your own deck").
     text = toml_document({"card": [{**DECK["card"][0], "count": 2**63 - 1}, *DECK["card"][1:]]})
     with pytest.raises(DataFileError, match=r"card #1 \('m/hp'\): field 'count'"):
         parse_deck(text)

@@ -1,4 +1,4 @@
-"""The layers of the README's design section: imports point down only. Every module of the
+"""The layers of docs/design.md: imports point down only. Every module of the
 package is read (its ``import`` statements, relative ones resolved) and each import of another
 layer must be one of the layers below it. Within a layer, no two modules import each other,
 however indirectly, not even from inside a function."""

@@ -25,7 +25,7 @@ from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import play_out
 from apokalypse.engine.registry import get_game
 from tests import commands
-from tests.conftest import cli
+from tests.helpers import cli
 
 GAMES = ("apokalypse", "apokerlypse")
 

@@ -13,7 +13,7 @@ from apokalypse.games.apokalypse import GAME, Config, State, parse_action
 from apokalypse.games.apokalypse.cards import EARTH, HORSEMAN, PLANE_NAMES
 from apokalypse.games.apokalypse.config import variant_id
 from apokalypse.games.apokalypse.pending import Turn
-from tests.conftest import refused as refused  # the rule tests import it from here too
+from tests.helpers import refused as refused  # the rule tests import it from here too
 
 SIDES: dict[str, int] = {"good": 0, "evil": 1}
 PLANES: dict[str, int] = {name: i for i, name in enumerate(PLANE_NAMES)}

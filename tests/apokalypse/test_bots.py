@@ -84,7 +84,8 @@ def test_same_seeds_same_game(name):
 
 def test_the_searching_levels_are_anchored_to_the_heuristic():
     """Every level that searches keeps the heuristic's move unless the search finds one better
-    by the margin (the README's ladder); the player without the anchor is there to compare."""
+    by the margin (docs/players.md, the ladder); the player without the anchor is there to
+    compare."""
     for name in ("ismcts", "hard", "expert", "master"):
         assert getattr(make_bot(name, 1, "apokalypse"), "anchor_margin", None) == ANCHOR_MARGIN
     assert getattr(ismcts(1, anchored=False), "anchor_margin", 0) is None

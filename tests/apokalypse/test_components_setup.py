@@ -44,7 +44,7 @@ from apokalypse.games.apokalypse.horsemen import losses
 from apokalypse.games.apokalypse.pending import Turn
 from apokalypse.games.apokalypse.secrecy import ethos_pool
 from tests.apokalypse.builders import act, all_cards, blank, hand, new, put
-from tests.conftest import refused
+from tests.helpers import refused
 
 PATTERNS = ("m/hp", "h/mp", "p/mh", "hp/m", "mp/h", "mh/p")
 DUALS = ("chastity/sex", "job/drugs", "piety/gambling")

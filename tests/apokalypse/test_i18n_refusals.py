@@ -17,7 +17,7 @@ from apokalypse.i18n import LANGS, has, refusal_reason
 from apokalypse.i18n.apokalypse import render as apo_text
 from tests.apokalypse import builders
 from tests.apokalypse.test_cli_play import play
-from tests.conftest import refusal
+from tests.helpers import refusal
 from tests.test_i18n_refusals import flat
 
 # A plausible value for every parameter name the rules' refusals use (tests/test_i18n_refusals.py).

@@ -1,4 +1,4 @@
-"""Property tests over random games of 2–6 players (the README's design and Tests sections).
+"""Property tests over random games of 2–6 players (docs/protocol.md and docs/tests.md).
 
 Each example plays a whole seeded game with uniformly random decisions and checks, after every
 step: no exception, every physical card in exactly one place, the row invariants of R-PLAY-2,

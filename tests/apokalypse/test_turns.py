@@ -6,7 +6,7 @@ from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.actions import PASS
 from apokalypse.games.apokalypse.pending import Defence, Turn
 from tests.apokalypse.builders import act, blank, codes, hand, kinds, populaces, put, row
-from tests.conftest import refused
+from tests.helpers import refused
 
 
 def on_turn(s: State, seat: int) -> bool:

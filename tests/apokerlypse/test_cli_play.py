@@ -16,7 +16,7 @@ from apokalypse.engine.record import replay
 from apokalypse.games.apokerlypse import GAME
 from apokalypse.i18n import seat_names
 from tests.apokalypse.test_cli_play import ALWAYS_FIRST, play, saved
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, one_line_error
 
 POKER = "--game apokerlypse"
 

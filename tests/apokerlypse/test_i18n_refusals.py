@@ -16,7 +16,7 @@ from apokalypse.i18n import LANGS, has
 from apokalypse.i18n.apokerlypse import render as poker_text
 from tests.apokalypse.test_cli_play import play
 from tests.apokerlypse import builders as poker_builders
-from tests.conftest import refusal
+from tests.helpers import refusal
 from tests.test_i18n_refusals import flat
 
 # A plausible value for every parameter name the rules' refusals use (tests/test_i18n_refusals.py).

@@ -25,7 +25,7 @@ from apokalypse.games.apokerlypse.cards import CODES, FACTIONS
 from apokalypse.games.apokerlypse.knowledge import record
 from apokalypse.games.apokerlypse.pending import Window
 from tests.apokerlypse.builders import all_cards, chips_total
-from tests.conftest import snapshot
+from tests.helpers import snapshot
 
 
 def _every_card_content() -> str:

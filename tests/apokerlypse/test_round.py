@@ -21,7 +21,7 @@ from tests.apokerlypse.builders import (
     of_kind,
     play_until,
 )
-from tests.conftest import refused
+from tests.helpers import refused
 
 LOW = {0: ["2c", "3d", "4h", "5s", "7c"], 1: ["2d", "3h", "4s", "5c", "8d"]}
 

@@ -1,5 +1,5 @@
 """Every rule id of ``docs/rules/apokerlypse.md`` is named by a test that checks it (in the
-test's name or docstring), as the README's Tests section says: ``test_k_score_7_…`` checks
+test's name or docstring), as docs/tests.md says: ``test_k_score_7_…`` checks
 K-SCORE-7."""
 
 from __future__ import annotations

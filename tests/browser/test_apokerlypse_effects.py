@@ -12,12 +12,9 @@ from playwright.sync_api import Browser, expect
 from apokalypse.games.apokerlypse.cards import CODES
 from apokalypse.games.apokerlypse.content import load_content
 from apokalypse.i18n.apokerlypse.render import describe_effect
-from tests.browser.test_pages import Person, person, ready, screenshot, seat_url
-from tests.browser.test_pages import browser as browser  # the same fixtures: one Chromium
-from tests.browser.test_pages import people as people
-from tests.conftest import create
-from tests.server.test_app import Server
-from tests.server.test_app import server as server
+from tests.browser.playing import Person, person, ready, screenshot, seat_url
+from tests.helpers import create
+from tests.server.served import Server
 
 
 def test_kd_setup_1_hand_cards_show_their_effect_and_open_their_help_in_german(

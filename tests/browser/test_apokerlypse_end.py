@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.test_pages import Person, person, screenshot
-from tests.browser.test_pages import browser as browser  # the same fixtures: one Chromium
-from tests.browser.test_pages import people as people
-from tests.conftest import create
-from tests.server.test_app import APOKALYPSE, Server, started
+from tests.browser.playing import Person, person, screenshot
+from tests.helpers import create
+from tests.server.served import Server
 
 GAMES = 8  # games made at most until one ends by a player running out of chips
 DEADLINE = 60.0  # seconds for a game of two computer players to end (it takes a few)
@@ -30,18 +27,6 @@ VALUE = {  # a category, then its points
     "de": re.compile(r"— [A-ZÄÖÜ]\w*( \w+)? · \d+ Punkte?$"),
 }
 FACTION = {"en": "Faction: dealt to each player", "de": "Fraktion: wird jedem Spieler"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose computers play without a pause: a game nobody watches waits
-    ``--computer-pace`` between decisions, and a random game of the standard content can take
-    hundreds of them."""
-    assert APOKALYPSE.exists(), APOKALYPSE
-    database = tmp_path_factory.mktemp("poker-end") / "db.sqlite3"
-    with started(Server(database, "--computer-pace", "0")) as running:
-        yield running
-    assert "Traceback" not in running.errors(), running.errors()
 
 
 def _finished(server: Server, lang: str) -> dict[str, Any]:

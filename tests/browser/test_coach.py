@@ -11,13 +11,10 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import create
-from tests.server.test_app import Server
-from tests.server.test_app import server as server  # the same fixture: one real server
+from tests.helpers import create
+from tests.server.served import Server
 
-from .test_pages import PHONE, Person, click_decision, move, person, ready, screenshot, seat_url
-from .test_pages import browser as browser  # the same fixtures
-from .test_pages import people as people
+from .playing import PHONE, Person, click_decision, move, person, ready, screenshot, seat_url
 
 
 def ask(page: Page) -> None:

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
 from apokalypse.server.settings import Settings
-from tests.browser.test_pages import (
+from tests.browser.playing import (
     DESKTOP,
     PHONE,
     Person,
@@ -29,8 +29,6 @@ from tests.browser.test_pages import (
     ready,
     screenshot,
 )
-from tests.browser.test_pages import browser as browser  # the same fixture: one Chromium
-from tests.browser.test_pages import people as people
 from tests.server.inprocess import Running, serving, wait_until
 
 TIMEOUT = 10.0

@@ -16,17 +16,15 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from apokalypse.server.reach import netloc
-from tests.browser.qr import decode, modules
-from tests.browser.test_pages import (
+from tests.browser.playing import (
     DESKTOP,
     PHONE,
     Person,
     person,
     screenshot,
 )
-from tests.browser.test_pages import browser as browser  # the same fixture: one Chromium
-from tests.browser.test_pages import people as people
-from tests.server.test_app import Server
+from tests.browser.qr import decode, modules
+from tests.server.served import Server
 from tests.server.test_reach import network_address, serving
 
 # Every policy violation the page meets, as the browser reports it to the page itself.

@@ -8,32 +8,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from apokalypse.engine.record import GameRecord, replay
-from tests.browser.test_pages import PHONE, Person, close_ride, person, screenshot
-from tests.browser.test_pages import browser as browser  # the same fixtures
-from tests.browser.test_pages import people as people
-from tests.conftest import create
-from tests.server.test_app import APOKALYPSE, Server, started
+from tests.browser.playing import PHONE, Person, close_ride, person, screenshot
+from tests.helpers import create
+from tests.server.served import Server
 
 TIMEOUT = 10.0
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose computers play without a pause: a game of two ends within seconds."""
-    assert APOKALYPSE.exists(), APOKALYPSE
-    database = tmp_path_factory.mktemp("replay") / "db.sqlite3"
-    with started(Server(database, "--computer-pace", "0")) as running:
-        yield running
-    assert "Traceback" not in running.errors(), running.errors()
 
 
 def finished(server: Server, game: str, lang: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.test_pages import (
+from tests.browser.playing import (
     PHONE,
     Person,
     person,
@@ -19,11 +19,8 @@ from tests.browser.test_pages import (
     screenshot,
     seat_url,
 )
-from tests.browser.test_pages import browser as browser  # the same fixtures
-from tests.browser.test_pages import people as people
-from tests.conftest import create
-from tests.server.test_app import Server
-from tests.server.test_app import server as server
+from tests.helpers import create
+from tests.server.served import Server
 
 TIMEOUT = 10.0
 

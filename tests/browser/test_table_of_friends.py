@@ -12,26 +12,25 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.conftest import create
-from tests.server.test_app import Server
-from tests.server.test_app import server as server  # the same fixture: one real server
+from tests.helpers import create
+from tests.server.served import Server
 
-from .test_pages import (
+from .playing import (
     DESKTOP,
     PHONE,
     Person,
     click_decision,
     close_ride,
+    line,
     move,
+    name_myself,
     over,
     person,
     ready,
+    say,
     screenshot,
     seat_url,
 )
-from .test_pages import browser as browser  # the same fixtures
-from .test_pages import people as people
-from .test_table_talk import line, name_myself, say
 
 MOST_DECISIONS = 600  # a three-player game takes some 150 to 300 in all
 WAIT_S = 20.0  # the longest the computer and the server's answers may keep both friends waiting

@@ -8,35 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.conftest import create
-from tests.server.test_app import Server
-from tests.server.test_app import server as server  # the same fixture: one real server
+from tests.helpers import create
+from tests.server.served import Server
 
-from .test_pages import PHONE, Person, person, screenshot, seat_url
-from .test_pages import browser as browser  # the same fixtures
-from .test_pages import people as people
-
-MARKUP = "<img src=x onerror=1>"
-
-
-def name_myself(page: Page, name: str) -> None:
-    """Answer the name prompt a seat's first opening shows."""
-    prompt = page.locator("#name-prompt")
-    prompt.locator("input").fill(name)
-    prompt.locator("button[type=submit]").click()
-    expect(page.locator("#name-prompt")).to_have_count(0)
-
-
-def say(page: Page, text: str) -> None:
-    page.fill("#talk-input", text)
-    page.press("#talk-input", "Enter")
-    expect(page.locator(".talk-line.mine .talk-text").last).to_have_text(text)
-
-
-def line(page: Page, text: str) -> Locator:
-    return page.locator(".talk-line", has_text=text)
+from .playing import MARKUP, PHONE, Person, line, name_myself, person, say, screenshot, seat_url
 
 
 def test_friends_name_themselves_talk_and_mute_and_a_spectator_whispers_to_spectators_only(

@@ -16,11 +16,8 @@ from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apokalypse.server.tutorial import APOKALYPSE_TOPICS, APOKERLYPSE_TOPICS
-from tests.browser.test_pages import DESKTOP, PHONE, close_ride, person, ready, screenshot
-from tests.browser.test_pages import browser as browser  # the same fixtures
-from tests.browser.test_pages import people as people
-from tests.server.test_app import Server
-from tests.server.test_app import server as server
+from tests.browser.playing import DESKTOP, PHONE, close_ride, person, ready, screenshot
+from tests.server.served import Server
 
 TITLES = {  # the first and the last lesson's title, per language
     "en": ("Your ethos: good", "Who wins"),

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.browser.test_pages import (
+from tests.browser.playing import (
     DESKTOP,
     PHONE,
     Person,
@@ -24,11 +24,8 @@ from tests.browser.test_pages import (
     screenshot,
     seat_url,
 )
-from tests.browser.test_pages import browser as browser  # the same fixtures
-from tests.browser.test_pages import people as people
-from tests.conftest import create
-from tests.server.test_app import Server
-from tests.server.test_app import server as server
+from tests.helpers import create
+from tests.server.served import Server
 
 # Counts what the page sends and whether it asks for notification permission.
 WATCH = """

@@ -19,9 +19,7 @@ from apokalypse.games.apokalypse.roles import ROLES
 from apokalypse.i18n import text
 from apokalypse.i18n.texts import texts_for
 from apokalypse.server.settings import Settings
-from tests.browser.test_pages import DESKTOP, PHONE, Person, move, person, ready, screenshot
-from tests.browser.test_pages import browser as browser  # the same fixture: one Chromium
-from tests.browser.test_pages import people as people
+from tests.browser.playing import DESKTOP, PHONE, Person, move, person, ready, screenshot
 from tests.server.inprocess import Running, serving
 from tests.server.test_turns import same_game
 

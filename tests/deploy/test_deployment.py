@@ -45,7 +45,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apokalypse.bench import proxy
 from apokalypse.server import pages
-from tests.browser.test_pages import (
+from tests.browser.playing import (
     CHROMIUM,
     CHROMIUM_ARGS,
     DESKTOP,
@@ -59,11 +59,10 @@ from tests.browser.test_pages import (
     screenshot,
 )
 from tests.server.databases import fresh_schema
-from tests.server.test_app import APOKALYPSE, free_port
+from tests.server.served import APOKALYPSE, START, free_port
 from tests.services import missing, reachable
 
 REDIS = "redis://127.0.0.1:6379/0"
-START = 30.0  # a server process's start, migrations included
 WAIT = 10.0  # anything else: a healthy deployment answers in milliseconds
 DEADLINE = 300.0  # the browser's whole part; it takes well under a minute
 # The headers the app sets for the browser's safety; whichever a process sends directly must

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from apokalypse.bench import proxy
-from tests.server.test_app import free_port
+from tests.server.served import free_port
 from tests.services import missing
 
 TIMEOUT = 10.0

@@ -8,7 +8,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -20,7 +20,7 @@ from apokalypse.server.app import create_app
 from apokalypse.server.hub import MAX_FRAME, Hub
 from apokalypse.server.settings import Settings
 
-START = 30.0  # seconds for the server to answer (migrations included)
+START = 120.0  # seconds for the server to answer (migrations included), on a busy machine too
 T = TypeVar("T")
 
 
@@ -50,6 +50,37 @@ class Running:
             return work()
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
+
+    def wait(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Await ``work()`` on the server's event loop; its result."""
+
+        async def run() -> T:
+            return await work()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
+
+    def still_clock(self) -> Clock:
+        """The hub's idle clock replaced by one that moves only when the test moves it."""
+        clock = Clock()
+        self.call(lambda: setattr(self.hub, "clock", clock))
+        return clock
+
+    def release_idle(self) -> int:
+        """One look for games idle for ``idle_seconds`` by the hub's clock: how many went."""
+        return self.wait(self.hub.release_idle)
+
+
+@dataclass
+class Clock:
+    """Seconds that pass only when a test says so (:meth:`Running.still_clock`)."""
+
+    seconds: float = 0.0
+
+    def __call__(self) -> float:
+        return self.seconds
+
+    def advance(self, seconds: float) -> None:
+        self.seconds += seconds
 
 
 def wait_until(check: Callable[[], Any], what: str, seconds: float = 10.0) -> Any:

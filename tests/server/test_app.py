@@ -4,170 +4,20 @@ a real WebSocket client, a restart of the process in the middle of a game."""
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from apokalypse.server import games
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION, ActionMessage
-from tests.conftest import create as create  # shared; test_lobby imports it from here
+from tests.helpers import create
 
-TIMEOUT = 10.0  # every receive and request; a healthy server answers in milliseconds
-APOKALYPSE = Path(sys.executable).with_name("apokalypse")
-
-S = TypeVar("S", bound="Server")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """``apokalypse serve`` as a subprocess over one database file; restartable."""
-
-    def __init__(self, database: Path, *options: str) -> None:
-        self.database_url = f"sqlite:///{database}"
-        # More of serve's options; no pause before the computers' decisions (tests wait on
-        # the server, not on people following the play), and automatic answers within a moment.
-        self.options = ("--computer-delay", "0", "--answer-delay", "0.05", "0.3", *options)
-        # What the server writes to stderr (a file, never a pipe nobody reads: a full pipe
-        # would stall the server): shown when a test fails, see :meth:`errors`; and stdout.
-        self.log = database.with_suffix(".log")
-        self.out = database.with_suffix(".out")
-        self.port = 0
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, game_id: str, token: str | None = None) -> str:
-        query = f"?token={token}" if token is not None else ""
-        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}{query}"
-
-    def start(self) -> None:
-        self.port = free_port()
-        url = self.database_url
-        self.process = subprocess.Popen(
-            [
-                str(APOKALYPSE),
-                "serve",
-                "--port",
-                str(self.port),
-                "--database-url",
-                url,
-                *self.options,
-            ],
-            stdout=self.out.open("ab"),
-            stderr=self.log.open("ab"),
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server ended: {self.errors()}")
-            try:
-                if httpx.get(f"{self.http}/api/games/none", timeout=1).status_code == 404:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("the server did not answer within 30 s")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()  # no clean shutdown: a crash must lose nothing either
-            self.process.wait(timeout=TIMEOUT)
-        self.process = None
-
-    def errors(self) -> str:
-        """What the server wrote to stderr so far."""
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
-@contextmanager
-def started(server: S) -> Iterator[S]:
-    """``server`` started, and stopped on leaving (killed: a crash must lose nothing either)."""
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module (each start costs seconds); the restart test restarts it."""
-    assert APOKALYPSE.exists(), APOKALYPSE
-    with started(Server(tmp_path_factory.mktemp("server") / "db.sqlite3")) as running:
-        yield running
-    assert "Traceback" not in running.errors(), running.errors()
-
-
-def receive(ws: ClientConnection, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT))
-    messages.append(data)
-    return data
-
-
-def keys(value: object) -> set[str]:
-    """Every key of every object in a JSON value."""
-    if isinstance(value, dict):
-        return set(value).union(*(keys(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(keys(v) for v in value))
-    return set()
-
-
-def play(ws: ClientConnection, state: dict[str, Any], n: int, seen: list[dict[str, Any]]) -> Any:
-    """Play ``n`` legal actions, plays before passes (or until the game ends); the last state."""
-    for _ in range(n):
-        if not state["legal"]:
-            break
-        legal = [a["text"] for a in state["legal"]]
-        action = next((a for a in legal if a != "pass"), "pass")
-        move = state["observation"]["move"]
-        ws.send(json.dumps({"action": action, "move": move}))
-        state = decision(ws, seen, answer(ws, seen, move))
-    return state
-
-
-def decision(ws: ClientConnection, seen: list[dict[str, Any]], state: dict[str, Any]) -> Any:
-    """From ``state`` on, the first state that asks this seat to decide or ends the game: the
-    computer players answer a person's action later, each decision in a message of its own."""
-    while not state["legal"] and not over(state):
-        state = receive(ws, seen)
-        assert state["type"] == "state", state
-    return state
-
-
-def over(state: dict[str, Any]) -> bool:
-    """Whether a state shows its game over (Apokalypse: its result; Apokerlypse: its step)."""
-    observation = state["observation"]
-    return "result" in observation or observation.get("step") == "over"
-
-
-def answer(ws: ClientConnection, seen: list[dict[str, Any]], move: int) -> dict[str, Any]:
-    """The state after ``move``: the first state message past it (a message about the seats,
-    a person coming or going, may come first and says nothing new of the game)."""
-    while True:
-        state = receive(ws, seen)
-        assert state["type"] == "state", state
-        if state["observation"]["move"] > move:
-            return state
+from .served import TIMEOUT, Server, answer, decision, keys, play, receive
 
 
 def test_bad_requests_are_refused_in_one_line(server: Server) -> None:
@@ -270,7 +120,8 @@ def test_a_game_against_a_computer_player(server: Server) -> None:
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
 
-def test_a_restart_mid_game_loses_nothing(server: Server) -> None:
+def test_a_restart_mid_game_loses_nothing(fresh_server: Server) -> None:
+    server = fresh_server
     created = create(server, seats=["human", "random"])
     game_id, token = created["id"], created["seats"][0]["token"]
     seen: list[dict[str, Any]] = []

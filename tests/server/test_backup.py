@@ -35,11 +35,11 @@ from apokalypse.engine.record import GameRecord, replay
 from apokalypse.server.games import create as create_game
 from apokalypse.server.games import new_game
 from apokalypse.server.store import Store
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, create, one_line_error
 from tests.services import missing
 
 from .databases import POSTGRES, reachable
-from .test_app import TIMEOUT, Server, create, decision, play, receive
+from .served import TIMEOUT, Server, decision, play, receive
 
 
 def my_turn(server: Server, game_id: str, token: str, actions: int) -> dict[str, Any]:

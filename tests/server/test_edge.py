@@ -25,11 +25,10 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from apokalypse.server import edge, serving
 from apokalypse.server.app import create_app
 from apokalypse.server.store import Store
-from tests.browser.test_pages import WAIT_MS
-from tests.browser.test_pages import browser as browser  # Chromium, as the pages' tests run it
-from tests.conftest import create
+from tests.browser.playing import WAIT_MS
+from tests.helpers import create
 
-from .test_app import TIMEOUT, Server, started
+from .served import TIMEOUT, Server, started
 
 SECURITY = {
     "content-security-policy": edge.CONTENT_SECURITY_POLICY,

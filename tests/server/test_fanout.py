@@ -16,14 +16,13 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.conftest import create
+from tests.helpers import create
 
 from .databases import fresh_schema, reachable
-from .test_app import APOKALYPSE, Server, free_port
+from .served import APOKALYPSE, START, Server, free_port
 
 REDIS = "redis://127.0.0.1:6379/0"
 WAIT = 5.0  # every receive and request: a message crosses Redis in milliseconds
-START = 30.0  # a server's start (migrations included)
 
 
 @pytest.fixture(scope="module")

@@ -114,9 +114,10 @@ def test_people_are_answered_while_hard_computer_games_are_made(server: Running)
 
 def test_looking_at_a_game_does_not_load_it(tmp_path: Path) -> None:
     url = database(tmp_path)
-    with serving(url, Settings(idle_seconds=0.2)) as server:
+    # Idle games stay an hour: a game a look had loaded would still be held afterwards.
+    with serving(url, Settings(idle_seconds=3600)) as server:
         game_id = create(server)["id"]
-        wait_until(lambda: not in_memory(server, game_id), "the unopened game released")
+        assert not in_memory(server, game_id), "a game of people waits in the store until opened"
         summary = httpx.get(f"{server.http}/api/games/{game_id}", timeout=TIMEOUT)
         assert summary.status_code == 200 and summary.json()["move"] == 0
         assert not in_memory(server, game_id), "a look loaded the game"
@@ -125,18 +126,28 @@ def test_looking_at_a_game_does_not_load_it(tmp_path: Path) -> None:
 
 
 def test_games_nobody_opens_or_whose_people_all_left_are_released(tmp_path: Path) -> None:
-    with serving(database(tmp_path), Settings(idle_seconds=0.5)) as server:
+    idle = 60.0
+    with serving(database(tmp_path), Settings(idle_seconds=idle)) as server:
+        clock = server.still_clock()  # idle time passes when this test says so
         unopened = create(server)["id"]
         left = create(server)
         with connect(server.ws(left["id"], left["seats"][0]["token"]), open_timeout=TIMEOUT) as ws:
             receive(ws)
-            time.sleep(1.0)  # longer than idle_seconds: held while somebody is connected
-            assert in_memory(server, left["id"])
-        wait_until(lambda: not in_memory(server, unopened), "the unopened game released")
-        wait_until(lambda: not in_memory(server, left["id"]), "the game everybody left released")
+            clock.advance(2 * idle)
+            assert server.release_idle() == 0
+            assert in_memory(server, left["id"]), "held while somebody is connected"
+        wait_until(lambda: server.call(server.hub.connection_count) == 0, "the tab closed")
+        clock.advance(idle - 1)
+        assert server.release_idle() == 0, "a reload within idle_seconds finds it here"
+        assert in_memory(server, left["id"])
+        clock.advance(1)
+        assert server.release_idle() == 1
+        assert not in_memory(server, unopened), "the unopened game was never held"
+        assert not in_memory(server, left["id"]), "the game everybody left released"
         # … and opened again from the store, where it stood
         with connect(server.ws(left["id"], left["seats"][0]["token"]), open_timeout=TIMEOUT) as ws:
             assert receive(ws)["observation"]["move"] == 0
+            assert in_memory(server, left["id"])
 
 
 def test_memory_holds_a_bounded_number_of_games(tmp_path: Path) -> None:

@@ -90,8 +90,7 @@ from apokalypse.server.hub import BURST, RATE
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION
 
-from .test_app import TIMEOUT, Server
-from .test_app import server as server  # the same fixture: one real server process
+from .served import TIMEOUT, Server
 
 SEED = 20261124  # the clients' choices; the games' own seeds are the server's
 FORBIDDEN_KEYS = frozenset({"secret", "seen_by"})  # a raw event's: never on the wire

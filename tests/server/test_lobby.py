@@ -9,7 +9,6 @@ import contextlib
 import json
 import random
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,10 @@ from apokalypse.i18n import text
 from apokalypse.server.app import create_app
 from apokalypse.server.settings import Settings
 from apokalypse.wire import state_adapter
+from tests.helpers import create
 
-from .test_app import TIMEOUT, Server, answer, create, decision, receive
-from .test_app import server as server  # the same fixture: one real server process
+from .inprocess import Clock, wait_until
+from .served import TIMEOUT, Server, answer, decision, receive
 
 
 def until(
@@ -327,10 +327,14 @@ def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> N
     last connection gone, the game is dropped, and the next one rebuilds it from the store."""
     app = create_app(
         f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        settings=Settings(idle_seconds=0.2, computer_delay=0),
+        settings=Settings(idle_seconds=60, computer_delay=0),
     )
     hub = app.state.hub
+    clock = Clock()
+    hub.clock = clock  # idle time passes when this test says so
     with TestClient(app) as client:
+        portal = client.portal  # the app's event loop: the hub is asked there
+        assert portal is not None
         body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}
         created = client.post("/api/games", json=body).json()
         game_id, token = created["id"], created["seats"][0]["token"]
@@ -342,12 +346,13 @@ def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> N
             # then the computer answers, until the person decides again: the game stands still
             while (state := ws.receive_json())["observation"]["move"] <= move or not state["legal"]:
                 pass
-            time.sleep(0.5)  # longer than idle_seconds: held while somebody is connected
-            assert game_id in hub.rooms
-        deadline = time.monotonic() + 10
-        while game_id in hub.rooms:  # a reload within idle_seconds would find it still here
-            assert time.monotonic() < deadline, "not released after its last connection"
-            time.sleep(0.05)
+            clock.advance(120)  # longer than idle_seconds: held while somebody is connected
+            assert portal.call(hub.release_idle) == 0 and game_id in hub.rooms
+        wait_until(lambda: portal.call(hub.connection_count) == 0, "the tab closed")
+        clock.advance(59)  # a reload within idle_seconds finds it still here
+        assert portal.call(hub.release_idle) == 0 and game_id in hub.rooms
+        clock.advance(1)
+        assert portal.call(hub.release_idle) == 1 and game_id not in hub.rooms
         with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
             again = ws.receive_json()
             assert again["observation"] == state["observation"], "rebuilt exactly"

@@ -30,11 +30,11 @@ from apokalypse.server.app import create_app
 from apokalypse.server.serving import redact, serve_options
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
-from tests.conftest import cli, create, one_line_error
+from tests.helpers import cli, create, one_line_error
 from tests.services import reachable
 
 from .databases import fresh_schema
-from .test_app import TIMEOUT, decision, play, receive, started
+from .served import TIMEOUT, decision, play, receive, started
 from .test_edge import Served
 
 REDIS = ("127.0.0.1", 6379)

@@ -36,8 +36,7 @@ from apokalypse.server.reach import (
     netloc,
 )
 
-from .test_app import APOKALYPSE, TIMEOUT, Server, free_port, receive
-from .test_app import server as server  # the same fixture: one real server process
+from .served import APOKALYPSE, START, TIMEOUT, Server, free_port, receive
 
 BODY = {"game": "apokalypse", "players": 3, "seats": ["human", "heuristic", "human"]}
 
@@ -63,7 +62,7 @@ def serving(database: Path, *options: str) -> Iterator[Server]:
         stderr=running.log.open("ab"),
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START
         while True:
             assert running.process.poll() is None, f"the server ended: {running.errors()}"
             try:
@@ -71,7 +70,7 @@ def serving(database: Path, *options: str) -> Iterator[Server]:
                     break
             except httpx.TransportError:
                 pass
-            assert time.monotonic() < deadline, "the server did not answer within 30 s"
+            assert time.monotonic() < deadline, f"the server did not answer within {START} s"
             time.sleep(0.1)
         yield running
     finally:

@@ -20,7 +20,7 @@ from apokalypse.server import replays
 from apokalypse.server.settings import Settings
 from apokalypse.wire import seat_views, state_adapter
 from apokalypse.wire.seat import Table
-from tests.conftest import cli, create
+from tests.helpers import cli, create
 from tests.server.inprocess import Running, serving, wait_until
 
 TIMEOUT = 10.0

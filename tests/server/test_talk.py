@@ -9,12 +9,11 @@ import time
 
 import httpx
 
-from tests.conftest import create
+from tests.helpers import create
 
 from .people import Message
 from .people import Person as People
-from .test_app import TIMEOUT, Server, over, play
-from .test_app import server as server  # the same fixture: one real server process
+from .served import TIMEOUT, Server, over, play
 
 
 class Person(People):

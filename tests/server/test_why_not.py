@@ -36,7 +36,7 @@ from apokalypse.server.settings import Settings
 from apokalypse.wire import WhyAnswer, WhyMessage
 from tests.apokalypse import builders
 from tests.apokalypse.test_i18n_refusals import _apokalypse_pool
-from tests.conftest import snapshot
+from tests.helpers import snapshot
 from tests.test_i18n_refusals import keys_of, load_game
 
 from .inprocess import Running, serving

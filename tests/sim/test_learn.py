@@ -13,7 +13,7 @@ import pytest
 from apokalypse.bots.learned import Weights, load
 from apokalypse.cli.tournament import run_tournament
 from apokalypse.sim.learn import Game, Positions, positions
-from tests.conftest import cli, one_line_error
+from tests.helpers import cli, one_line_error
 
 SMALL = ("-g", "apokerlypse", "--players", "2", "-n", "12", "--bots", "medium", "--epochs", "2")
 

@@ -513,7 +513,7 @@ def test_compare_tests_each_faction_and_the_game_length(tmp_path):
 
 def test_a_real_apokerlypse_run_is_reported(tmp_path):
     """Twenty games of the example content through simulate --out and report, the real commands."""
-    from tests.conftest import cli
+    from tests.helpers import cli
 
     out = tmp_path / "run"
     run = cli(

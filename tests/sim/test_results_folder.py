@@ -185,6 +185,7 @@ def test_a_manifest_of_another_format_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2 and "format 99" in done.stderr
 
 
+@pytest.mark.xdist_group("ray")  # one Ray at a time: a local one joins a running cluster
 def test_the_ray_runner_gives_the_same_tables(tmp_path: Path) -> None:
     """``--ray`` alone starts a Ray instance on this machine (a real one, two worker CPUs)."""
     args = ("--games", "40", "--players", "2-5", "--seed", "90", "--jobs", "2")
@@ -204,9 +205,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.xdist_group("ray")  # one Ray at a time: a local one joins a running cluster
 def test_a_ray_cluster_started_apart_is_joined_by_its_address(tmp_path: Path) -> None:
     """A Ray head started by ``ray start`` in its own process, joined with ``--ray HOST:PORT``.
-    (Ray's token authentication is switched off for this private cluster: README, "On Ray".)"""
+    (Ray's token authentication is switched off for this private cluster: docs/lab.md, "On Ray".)"""
     port = _free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     ray = str(Path(sys.executable).parent / "ray")

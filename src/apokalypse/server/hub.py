@@ -146,7 +146,7 @@ class Room:
     answering: asyncio.Task[None] | None = None  # a forced answer given for a person (Hub.wind)
     answers: int = -1  # the move that answer is for
     advising: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # the coach, by seat
-    idle_since: float | None = field(default_factory=time.monotonic)  # None: somebody is here
+    idle_since: float | None = None  # Hub.clock() since nobody is here; None: somebody is
 
     def connected(self) -> frozenset[int]:
         return frozenset(c.seat for c in self.connections if c.seat is not None)
@@ -210,6 +210,9 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.draining = False
         self.now: Now = utc_now  # the time turn-based deadlines are kept in (a test moves it)
+        # The seconds idle games are timed in (Room.idle_since; a test moves it instead of
+        # waiting idle_seconds out).
+        self.clock: Callable[[], float] = time.monotonic
 
     # -- games in memory ------------------------------------------------------------------
 
@@ -269,7 +272,7 @@ class Hub:
             if not made_here:
                 raise
         live.now = self.now
-        room = self.rooms[live.id] = Room(live)
+        room = self.rooms[live.id] = Room(live, idle_since=self.clock())
         if self._reaper is None and not self.draining:
             self._reaper = asyncio.create_task(self._reap())
         return room
@@ -317,22 +320,28 @@ class Hub:
         return games[0]
 
     async def _reap(self) -> None:
-        """Drop the games nobody has been connected to for ``idle_seconds`` (the store keeps
-        them; the next connection rebuilds one), and hand their memory back."""
-        idle_for = self.settings.idle_seconds
+        """Look for games nobody needs in memory every few seconds (:meth:`release_idle`)
+        while any game is held."""
         while self.rooms:
-            await asyncio.sleep(min(REAP_EVERY, idle_for / 2))
-            now = time.monotonic()
-            dropped = 0
-            for room in list(self.rooms.values()):
-                if room.idle_since is not None and now - room.idle_since >= idle_for:
-                    async with room.lock:
-                        if not room.connections and not room.closed and not room.busy():
-                            self.release(room)
-                            dropped += 1
-            if dropped and TRIM is not None:
-                await asyncio.to_thread(TRIM)
+            await asyncio.sleep(min(REAP_EVERY, self.settings.idle_seconds / 2))
+            await self.release_idle()
         self._reaper = None
+
+    async def release_idle(self) -> int:
+        """Drop the games nobody has been connected to for ``idle_seconds`` by :attr:`clock`
+        (the store keeps them; the next connection rebuilds one), and hand their memory back;
+        how many were dropped."""
+        now = self.clock()
+        dropped = 0
+        for room in list(self.rooms.values()):
+            if room.idle_since is not None and now - room.idle_since >= self.settings.idle_seconds:
+                async with room.lock:
+                    if not room.connections and not room.closed and not room.busy():
+                        self.release(room)
+                        dropped += 1
+        if dropped and TRIM is not None:
+            await asyncio.to_thread(TRIM)
+        return dropped
 
     def release(self, room: Room) -> None:
         """Drop a game from memory (under its lock, or before anybody could take it)."""
@@ -373,7 +382,7 @@ class Hub:
             if connection in room.connections:
                 room.connections.remove(connection)
                 if not room.connections:
-                    room.idle_since = time.monotonic()
+                    room.idle_since = self.clock()
 
     async def push(self, room: Room) -> None:
         """Send every connection whose view changed the news, and set the clock of whoever
@@ -878,7 +887,7 @@ class Hub:
                 return
             room.connections.remove(connection)
             if not room.connections:
-                room.idle_since = time.monotonic()
+                room.idle_since = self.clock()
             elif connection.seat is not None and connection.seat not in room.connected():
                 await self.push(room)  # the others: this seat's person is gone
 
