@@ -6,6 +6,7 @@ Budgets are tiny (a few iterations): these tests check the machinery, not the pl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -106,12 +107,28 @@ def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one() -> None:
 
 
 def test_a_time_budget_searches_until_it_is_spent() -> None:
+    """A budget in seconds is spent by the player's clock: the search goes on while the budget
+    lasts and stops at its first look past it. The machine's own clock first (the budget spent
+    at least), then one that moves a step at each look, as the machine's moves an iteration's
+    time (when it stops is then told exactly, however busy the machine is)."""
     prefix, seat, _ = _prefix("apokalypse", 4, 8, 40)
     player = ISMCTSPlayer(3, seconds=0.05, rollout_depth=2, evaluate=apokalypse_value)
     match: Match[Any, Any] = Match(prefix.state, {seat: player})
     assert match.ask() in match.state.legal_actions()
     assert player.last is not None and player.last.iterations > 0
-    assert 0.05 <= player.last.seconds < 1.0
+    assert player.last.seconds >= 0.05
+
+    step = 1 / 64  # seconds an iteration takes by this clock (a binary fraction: sums exact)
+    looks = itertools.count()
+    timed = ISMCTSPlayer(3, seconds=4 * step, rollout_depth=2, evaluate=apokalypse_value)
+    timed.clock = lambda: next(looks) * step
+    match = Match(prefix.state, {seat: timed})
+    assert match.ask() in match.state.legal_actions()
+    assert timed.last is not None
+    # The start's look, one after each iteration: the fourth finds the budget spent, and the
+    # search stops there (not before, not after); the last look measures it.
+    assert (timed.last.iterations, timed.last.seconds) == (4, 5 * step), timed.last
+    assert next(looks) == 6, "no other look at the clock"
 
 
 # --- what the player may know --------------------------------------------------------------------

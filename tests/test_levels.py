@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apokalypse.bots import bot_names, check_bot, make_bot
@@ -26,6 +26,9 @@ from apokalypse.engine.match import play_out
 from apokalypse.engine.registry import get_game
 from tests import commands
 from tests.helpers import cli
+
+# Examples are judged by what they hold, never by how long they took (a busy machine is slow).
+UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 GAMES = ("apokalypse", "apokerlypse")
 
@@ -100,6 +103,7 @@ class First:
         return None
 
 
+@UNTIMED
 @given(st.integers(min_value=0, max_value=2**64 - 1))
 def test_easy_plays_a_random_action_about_forty_percent_of_the_time(seed):
     easy = Sloppy(seed, First(), EASY_RANDOM_SHARE)
@@ -156,11 +160,13 @@ def test_specs_are_written_one_way():
     assert check_bot("hard:2000", "apokalypse") == "hard:2000"
 
 
+@UNTIMED
 @given(st.integers(min_value=1, max_value=10_000_000))
 def test_any_whole_iteration_budget_parses(n):
     assert parse_budget(str(n), "ismcts") == Budget(iterations=n)
 
 
+@UNTIMED
 @given(st.text(max_size=12))
 def test_any_budget_text_parses_or_is_refused_in_one_line(raw):
     try:

@@ -21,6 +21,9 @@ from apokalypse.server.hub import MAX_FRAME, Hub
 from apokalypse.server.settings import Settings
 
 START = 120.0  # seconds for the server to answer (migrations included), on a busy machine too
+# Seconds a wait on the server (a call on its loop, a poll) may take before it fails: only a hang
+# fails it, never a busy machine.
+WAIT = 30.0
 T = TypeVar("T")
 
 
@@ -49,7 +52,7 @@ class Running:
         async def run() -> T:
             return work()
 
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=WAIT)
 
     def wait(self, work: Callable[[], Awaitable[T]]) -> T:
         """Await ``work()`` on the server's event loop; its result."""
@@ -57,10 +60,12 @@ class Running:
         async def run() -> T:
             return await work()
 
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=WAIT)
 
     def still_clock(self) -> Clock:
-        """The hub's idle clock replaced by one that moves only when the test moves it."""
+        """The hub's clock replaced by one that moves only when the test moves it: the idle time
+        of games, the automatic answers' delays, and the turn timers of the games and the paces
+        of the connections that come from now on (call it before those)."""
         clock = Clock()
         self.call(lambda: setattr(self.hub, "clock", clock))
         return clock
@@ -83,7 +88,7 @@ class Clock:
         self.seconds += seconds
 
 
-def wait_until(check: Callable[[], Any], what: str, seconds: float = 10.0) -> Any:
+def wait_until(check: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:
     """Poll ``check`` until it returns something true (that value), failing after ``seconds``."""
     deadline = time.monotonic() + seconds
     while True:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from websockets.sync.client import ClientConnection, connect
 
 Message = dict[str, Any]
-TIMEOUT = 10.0  # every receive; a healthy server answers in milliseconds
+TIMEOUT = 30.0  # every receive: a hang guard (a healthy server answers in milliseconds)
 
 
 class Serving(Protocol):

@@ -22,7 +22,9 @@ from .databases import fresh_schema, reachable
 from .served import APOKALYPSE, START, Server, free_port
 
 REDIS = "redis://127.0.0.1:6379/0"
-WAIT = 5.0  # every receive and request: a message crosses Redis in milliseconds
+# Every receive and request: a message crosses Redis in milliseconds, and in seconds on a machine
+# that the whole suite and more keep busy; the deadline is for a message that never comes.
+WAIT = 30.0
 
 
 @pytest.fixture(scope="module")
@@ -222,8 +224,14 @@ def test_a_clock_run_by_two_processes_hands_the_seat_over_once(
         # One prompt answer, so that both processes hear of the next decision within
         # milliseconds of each other (one applies the move, the other hears of it)
         start = send(sockets[mover], states[mover])
-        decider = start["observation"]["to_act"]
-        assert start["clock"]["deciding"]["seat"] == decider
+        if start["seats"][mover]["away"]:
+            # The mover's own time ran out first (a busy machine: the clock started when the
+            # game was opened): the same race, on the mover's seat, which one process hands
+            # over and the other hears of.
+            decider = mover
+        else:
+            decider = start["observation"]["to_act"]
+            assert start["clock"]["deciding"]["seat"] == decider
         # Nobody answers: half a second later a computer player has the decider's seat. Both
         # connections see it (a 1012 from an evicted game would raise ConnectionClosed).
         for ws in sockets:

@@ -7,22 +7,24 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from apokalypse.server.computers import IDLE, URGENT
 from apokalypse.server.hub import BURST, CLOSE_TRY_LATER, MAX_TABS
 from apokalypse.server.settings import Settings
 
 from .inprocess import Running, serving, wait_until
 
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # every receive and request: a hang guard, on a busy machine too
+T = TypeVar("T")
 
 
 def database(tmp_path: Path) -> str:
@@ -80,33 +82,76 @@ def test_an_all_computer_game_is_made_at_once_and_played_on_afterwards(server: R
 
 def test_people_are_answered_while_hard_computer_games_are_made(server: Running) -> None:
     """Six games of the strong computer players made at once leave a person's game answered
-    (a liveness bound, not a speed figure: before, people waited a minute)."""
+    (before, people waited a minute: the hard games were played inside the requests that made
+    them). Told by order, not by time: every answer came while the six were being played (none
+    over, their computers at work), and each decision of the person's computer waited behind
+    no more of their decisions than the one under way (a game somebody waits for goes first)."""
     created = create(server, ["human", "random"])
-    made: list[int] = []
+    hub = server.hub
+    pool: list[tuple[str, int]] = []  # ("queued" | "started", priority) of each decision, in order
+    run = hub.computers.run
+
+    async def watched(priority: int, work: Callable[[], T]) -> T:
+        pool.append(("queued", priority))
+
+        def started() -> T:  # on the pool's thread, when the decision's turn came
+            pool.append(("started", priority))
+            return work()
+
+        return await run(priority, started)
+
+    server.call(lambda: setattr(hub.computers, "run", watched))
+    made: list[str] = []
 
     def make() -> None:
-        made.append(len(create(server, ["hard"] * 4)["seats"]))
+        game = create(server, ["hard"] * 4)
+        assert len(game["seats"]) == 4
+        made.append(game["id"])
 
     makers = [threading.Thread(target=make) for _ in range(6)]
     for maker in makers:
         maker.start()
-    answered = []
+    answered = 0
     with connect(server.ws(created["id"], created["seats"][0]["token"])) as ws:
         state = until(ws, lambda m: m["type"] == "state")
         for _ in range(8):
             if not state["legal"]:
                 state = until(ws, lambda m: m["type"] == "state" and m["legal"])
             move = state["observation"]["move"]
-            sent = time.monotonic()
             ws.send(json.dumps({"action": state["legal"][-1]["text"], "move": move}))
             state = until(
                 ws, lambda m, move=move: m["type"] == "state" and m["observation"]["move"] > move
             )
-            answered.append(time.monotonic() - sent)
-    for maker in makers:
-        maker.join(timeout=60)
-    assert made == [4] * 6
-    assert max(answered) < 5.0, answered
+            answered += 1
+        for maker in makers:
+            maker.join(timeout=TIMEOUT)
+        assert len(made) == 6
+        # The hard games, now that the person was answered eight times: still played.
+        playing = server.call(
+            lambda: [
+                game in hub.rooms
+                and not hub.rooms[game].live.state.is_over
+                and hub.rooms[game].computing is not None
+                for game in made
+            ]
+        )
+    assert answered == 8 and playing == [True] * 6, playing
+    events = list(pool)
+    # The person's computer's decisions (their game's, URGENT): each waited behind at most the
+    # hard decision under way when it was queued (one pool thread), never behind their queue.
+    waits, waiting = [], None
+    for event, priority in events:
+        if (event, priority) == ("queued", URGENT):
+            waiting = 0
+        elif (event, priority) == ("started", URGENT):
+            assert waiting is not None
+            waits.append(waiting)
+            waiting = None
+        elif event == "started" and waiting is not None:
+            waiting += 1
+    assert waits and max(waits) <= hub.computers.threads, waits
+    # … while the hard games' decisions (IDLE: nobody watches) were queued all along.
+    assert events.count(("queued", IDLE)) > len(made), events
 
 
 # -- memory: games nobody needs are released ---------------------------------------------------
@@ -141,7 +186,7 @@ def test_games_nobody_opens_or_whose_people_all_left_are_released(tmp_path: Path
         assert server.release_idle() == 0, "a reload within idle_seconds finds it here"
         assert in_memory(server, left["id"])
         clock.advance(1)
-        assert server.release_idle() == 1
+        server.release_idle()  # (the hub's own look, every few seconds, may come first)
         assert not in_memory(server, unopened), "the unopened game was never held"
         assert not in_memory(server, left["id"]), "the game everybody left released"
         # … and opened again from the store, where it stood
@@ -218,7 +263,10 @@ def test_deeply_nested_json_is_refused_and_the_connection_goes_on(server: Runnin
 
 def test_accepted_seat_messages_are_rate_limited(server: Running) -> None:
     """Leaving and taking back a seat is accepted, and pushed to every connection: a client
-    toggling it as fast as it can is told to stop, and the others are not flooded."""
+    toggling it as fast as it can is told to stop, and the others are not flooded. The pace
+    counts by the hub's clock, which stands still here: the burst and not one message more
+    passes, however long a busy machine takes to read them."""
+    server.still_clock()
     created = create(server)
     tokens = [seat["token"] for seat in created["seats"]]
     with (
@@ -236,7 +284,7 @@ def test_accepted_seat_messages_are_rate_limited(server: Running) -> None:
             while True:
                 other.recv(timeout=1.0)
                 pushed += 1
-        assert pushed <= BURST + 5, f"{pushed} pushes to the other seat"
+        assert pushed <= BURST, f"{pushed} pushes to the other seat"
 
 
 # -- connections per game ----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from apokalypse.server.settings import Settings
 from apokalypse.wire import state_adapter
 from tests.helpers import create
 
-from .inprocess import Clock, wait_until
+from .inprocess import Clock, Running, serving, wait_until
 from .served import TIMEOUT, Server, answer, decision, receive
 
 
@@ -106,7 +106,15 @@ def play_promptly(url: str, stop: threading.Event) -> None:
                 ws.send(json.dumps(action))
 
 
-def test_a_person_out_of_time_is_replaced_until_they_reclaim(server: Server) -> None:
+def test_a_person_out_of_time_is_replaced_until_they_reclaim(tmp_path: Path) -> None:
+    """The turn's time and the bank pass on the hub's clock (a server in this process), moved
+    here while I send nothing: the prompt friend takes none of it, however busy the machine."""
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}") as server:
+        ticks = server.still_clock()
+        out_of_time(server, ticks)
+
+
+def out_of_time(server: Running, ticks: Clock) -> None:
     created = create(server, seats=["human", "human"], timer={"turn": 0.3, "bank": 0.2})
     game_id, token = created["id"], created["seats"][0]["token"]
     stop = threading.Event()
@@ -121,9 +129,11 @@ def test_a_person_out_of_time_is_replaced_until_they_reclaim(server: Server) -> 
             clock = mine["clock"]
             assert clock["turn_s"] == 0.3 and clock["bank_ms"] == 200, "my own bank"
             deciding = clock["deciding"]
-            assert deciding["seat"] == 0 and 0 < deciding["remaining_ms"] <= 500
-            assert deciding["turn_ms"] <= 300 and deciding["remaining_ms"] > deciding["turn_ms"]
-            # I send nothing: half a second later a computer player has my seat, and plays it.
+            assert deciding["seat"] == 0 and deciding["remaining_ms"] == 500, deciding
+            assert deciding["turn_ms"] == 300, deciding
+            # I send nothing: once the turn and the bank have passed, a computer player has my
+            # seat, and plays it.
+            ticks.advance(0.6)
             timed_out = until(ws, seen, lambda m: m["seats"][0]["away"])
             if timed_out["observation"]["move"] == mine["observation"]["move"]:  # then it plays
                 moved = mine["observation"]["move"]
@@ -352,7 +362,8 @@ def test_a_game_nobody_watches_leaves_memory_and_comes_back(tmp_path: Path) -> N
         clock.advance(59)  # a reload within idle_seconds finds it still here
         assert portal.call(hub.release_idle) == 0 and game_id in hub.rooms
         clock.advance(1)
-        assert portal.call(hub.release_idle) == 1 and game_id not in hub.rooms
+        portal.call(hub.release_idle)  # (the hub's own look, every few seconds, may come first)
+        assert game_id not in hub.rooms
         with client.websocket_connect(f"/ws/games/{game_id}?token={token}") as ws:
             again = ws.receive_json()
             assert again["observation"] == state["observation"], "rebuilt exactly"

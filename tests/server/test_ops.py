@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 import signal
 import socket
@@ -27,7 +28,7 @@ from websockets.sync.client import connect
 from apokalypse.engine.errors import ConfigError
 from apokalypse.server import ops, reach
 from apokalypse.server.app import create_app
-from apokalypse.server.serving import redact, serve_options
+from apokalypse.server.serving import GRACEFUL_SECONDS, redact, serve_options
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
 from tests.helpers import cli, create, one_line_error
@@ -137,9 +138,17 @@ class Proxy:
 # -- liveness and readiness ----------------------------------------------------------------
 
 
-def test_readiness_names_the_database_that_dies_or_hangs() -> None:
+def test_readiness_names_the_database_that_dies_or_hangs(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """PostgreSQL through a proxy: ready; the database hung: 503 by the check's deadline (and
-    /healthz answers meanwhile: the check keeps off the event loop); gone: 503 naming it."""
+    /healthz answers meanwhile: the check keeps off the event loop); gone: 503 naming it. The
+    deadline is a long one here, so that /healthz answering before it is a matter of the loop
+    being free, not of the machine's speed; that it is the deadline that answered, the answer
+    and the log say."""
+    check = 10.0  # the readiness check's deadline in this test (2 s served)
+    monkeypatch.setattr(ops, "CHECK_SECONDS", check)
+    caplog.set_level(logging.WARNING, logger=ops.__name__)
     with fresh_schema() as url:
         proxy = Proxy(make_url(url).port or 5432)
         proxied = make_url(url).set(port=proxy.port).render_as_string(hide_password=False)
@@ -160,11 +169,15 @@ def test_readiness_names_the_database_that_dies_or_hangs() -> None:
                     # While that check waits on the hung database, the server answers.
                     alive = client.get("/healthz")
                     assert alive.status_code == 200 and not hung.done()
-                    answer = hung.result(timeout=ops.CHECK_SECONDS + TIMEOUT)
-                assert time.monotonic() - started < ops.CHECK_SECONDS + 3
+                    answer = hung.result(timeout=check + TIMEOUT)
+                # Not before the deadline; and by it: the check's own deadline answered (the
+                # database still hangs), the one it logs.
+                assert time.monotonic() - started >= check
                 assert answer.status_code == 503, answer.text
                 assert answer.json()["checks"] == {"database": "timed out"}
                 assert "database" in answer.json()["detail"]
+                logged = [r.getMessage() for r in caplog.records if r.name == ops.__name__]
+                assert logged == [f"readiness: database timed out: no answer within {check:g} s"]
 
                 proxy.cut()
                 gone = poll(
@@ -426,10 +439,10 @@ def test_sigterm_stops_gracefully_and_keeps_every_answered_action(tmp_path: Path
                     receive(ws, seen)
             assert closed.value.rcvd is not None, "the server closed it, with a code"
             assert closed.value.rcvd.code == 1012, closed.value.rcvd
-        started = time.monotonic()
-        code = server.process.wait(timeout=TIMEOUT)
+        # The server waits GRACEFUL_SECONDS at most for the requests under way: past that, and
+        # a busy machine's slack, it hangs.
+        code = server.process.wait(timeout=GRACEFUL_SECONDS + TIMEOUT)
         assert code == 0, (code, server.errors())
-        assert time.monotonic() - started < TIMEOUT
     finally:
         server.stop()
     assert "Traceback" not in server.errors(), server.errors()

@@ -23,7 +23,7 @@ from apokalypse.wire.seat import Table
 from tests.helpers import cli, create
 from tests.server.inprocess import Running, serving, wait_until
 
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # every receive and request: a hang guard, on a busy machine too
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 
 

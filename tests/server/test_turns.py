@@ -3,7 +3,8 @@ person a window's question they cannot but decline (R-ATTACK-4, R-INFO-3: everyb
 turn), after a moment, whether or not they have the game open, unless they turned that off, and
 nobody else can tell it from a chosen answer; the computers' decisions paced for people to
 follow; games over days whose deadlines are kept in the store and swept by a test clock; and
-"my games" asking where each of its seats is awaited."""
+"my games" asking where each of its seats is awaited. Where a test says how long something took,
+the hub's clock is one the test moves (:meth:`Running.still_clock`), not the machine's."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,8 @@ from apokalypse.server.store import Store
 
 from .inprocess import Running, serving, wait_until
 
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # every receive: a hang guard, on a busy machine too (nothing here is timed by it)
+GAME_SECONDS = 240.0  # a whole game of people played through: a hang guard too
 ANSWERS = frozenset({"decline", "allow"})  # the verbs that answer a window's question
 DELAY = (0.4, 0.6)  # the automatic answers' delay in these tests
 # Called with a connection's index, a message it received and its socket (played_through).
@@ -48,9 +51,21 @@ class Clock:
         return datetime.now(UTC) + self.ahead
 
 
+@dataclass(frozen=True)
+class Drawn(Settings):
+    """The server's settings, keeping every automatic answer's delay drawn (in order)."""
+
+    drawn: list[float] = field(default_factory=list, compare=False)
+
+    def answer_after(self) -> float:
+        delay = super().answer_after()
+        self.drawn.append(delay)
+        return delay
+
+
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[Running]:
-    settings = Settings(answer_delay=DELAY, idle_seconds=0.3, seats_burst=4)
+    settings = Drawn(answer_delay=DELAY, seats_burst=4)
     with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings) as server:
         yield server
 
@@ -122,14 +137,25 @@ def test_a_question_i_cannot_but_decline_is_answered_for_me_after_a_moment(
     running: Running,
 ) -> None:
     """R-ATTACK-4: a person asked in a defence window who cannot defend is answered for, not
-    before the least delay and within the most, the seat kept, the answer stored as theirs."""
+    before the least delay and within the most, the seat kept, the answer stored as theirs.
+    The delay passes on the hub's clock, which stands still until this test moves it."""
+    clock = running.still_clock()
+    settings = running.hub.settings
+    assert isinstance(settings, Drawn)
     created, ws, question = a_forced_question(running, random.Random(1))
-    asked = time.monotonic()
-    with ws:
-        answered = receive(ws)
-        waited = time.monotonic() - asked
-    assert DELAY[0] - 0.05 <= waited <= DELAY[1] + 1.0, waited
     move = question["observation"]["move"]
+    store = running.hub.store
+    with ws:
+        # The delay is drawn once the question is sent: one, within the range.
+        wait_until(lambda: settings.drawn, "the answer's delay drawn")
+        (delay,) = settings.drawn
+        assert DELAY[0] <= delay <= DELAY[1], delay
+        clock.advance(delay - 0.05)  # not yet: nothing is answered
+        with pytest.raises(TimeoutError):
+            receive(ws, timeout=1.0)
+        assert len(store.load(created["id"]).actions) == move, "answered before the delay"
+        clock.advance(0.1)  # the delay passed: answered now
+        answered = receive(ws)
     shown = answered["observation"]  # in the window still, perhaps: its opening move then
     assert shown["to_act"] != 2 or shown["move"] > move, "I am not asked it any more"
     assert not answered["seats"][2]["away"], "answered for, not taken over"
@@ -140,9 +166,11 @@ def test_a_question_i_cannot_but_decline_is_answered_for_me_after_a_moment(
 def test_a_person_who_turned_it_off_is_left_the_question(running: Running) -> None:
     """With the setting off, the question waits for the person (no timer here: for ever), and
     their own decline is taken."""
-    _, ws, question = a_forced_question(running, random.Random(2), manual=True)
+    created, ws, question = a_forced_question(running, random.Random(2), manual=True)
     with ws:
         assert question["auto"] is False
+        room = running.call(lambda: running.hub.rooms[created["id"]])
+        assert running.call(lambda: room.answering) is None, "no answer on its way"
         with pytest.raises(TimeoutError):  # well past the most delay: nothing happened
             receive(ws, timeout=DELAY[1] + 1.0)
         move = question["observation"]["move"]
@@ -213,6 +241,7 @@ def test_a_turn_based_game_keeps_its_deadline_in_the_store_and_the_sweep_takes_o
 ) -> None:
     clock = Clock()
     running.call(lambda: setattr(running.hub, "now", clock))
+    idle = running.still_clock()
     body = {
         "game": "apokalypse",
         "players": 2,
@@ -237,15 +266,24 @@ def test_a_turn_based_game_keeps_its_deadline_in_the_store_and_the_sweep_takes_o
         message = receive(ws)
         while not message["legal"] or message["observation"]["move"] == move:
             message = receive(ws)
-    # Nobody has it open: it leaves memory, its deadline stays in the store.
-    wait_until(lambda: game_id not in running.call(lambda: set(running.hub.rooms)), "released")
+    # Nobody has it open: it leaves memory once idle (by the hub's clock, moved here), its
+    # deadline stays in the store.
+    wait_until(lambda: running.call(running.hub.connection_count) == 0, "the tab closed")
+    assert game_id in running.call(lambda: set(running.hub.rooms)), "held while not idle"
+    idle.advance(running.hub.settings.idle_seconds + DELAY[1])  # an answer owed is given too
+
+    def released() -> bool:
+        running.release_idle()
+        return game_id not in running.call(lambda: set(running.hub.rooms))
+
+    wait_until(released, "released", TIMEOUT)
     due = deadline_of(running, game_id)
     assert due is not None
     assert away(running, game_id) == set()
 
     clock.ahead = day + timedelta(hours=1)  # the next day, and an hour: my time is up
     # The sweep finds it, loads it, and a computer takes my seat over.
-    wait_until(lambda: away(running, game_id) == {0}, "taken over", 15)
+    wait_until(lambda: away(running, game_id) == {0}, "taken over", TIMEOUT)
 
     # I come back and reclaim my seat: my next decision has a day from the test clock's now.
     with connect(running.ws(game_id, token)) as ws:
@@ -404,7 +442,7 @@ def played_through(
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(120)
+        thread.join(GAME_SECONDS)
     stack.close()
     assert not any(thread.is_alive() for thread in threads)
     return received, answered[0]

@@ -24,7 +24,7 @@ from apokalypse.server.tutorial import (
 from .inprocess import serving
 from .test_hardening import receive
 
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # every receive and request: a hang guard, on a busy machine too
 
 
 @pytest.mark.parametrize("name", sorted(TUTORIALS))

@@ -204,7 +204,7 @@ def create_app(
             hub.make_space(lang)  # before it is stored: a game made is a game served
         except Full as exc:
             raise HTTPException(503, str(exc), headers={"Retry-After": "60"}) from None
-        live = await asyncio.to_thread(create, store, new, None, hub.now)
+        live = await asyncio.to_thread(create, store, new, None, hub.now, hub.clock)
         await hub.add(live)  # its computers play on their own threads, not in this request
         seats: list[SeatLink] = []
         for seat, kind in enumerate(live.kinds):

@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -48,6 +48,10 @@ from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireSt
 from .days import META, Days, Now, limit_of, utc_now
 from .store import KEEP, Deadline, Store, StoreError, new_id
 from .talk import GameTalk
+
+# The seconds a game's turn timer counts in (:class:`Clock`): ``time.monotonic`` unless the hub
+# was given another (``Hub.clock``: a test moves its own instead of waiting a turn out).
+Ticks = Callable[[], float]
 
 HUMAN = "human"
 STAND_IN = "heuristic"  # who plays a person's seat while they are away
@@ -216,7 +220,7 @@ class Clock:
     banks: list[float]  # seconds left in each seat's bank
     seat: int | None = None  # the person deciding now
     move: int = -1  # the move they are deciding at
-    started: float = 0.0  # time.monotonic() when that decision began
+    started: float = 0.0  # when that decision began (LiveGame.ticks)
     hidden: bool = False  # a window's decision: no bank
 
     def follow(self, seat: int | None, move: int, now: float, hidden: bool) -> None:
@@ -230,7 +234,7 @@ class Clock:
         self.seat, self.move, self.started, self.hidden = seat, move, now, hidden
 
     def deadline(self) -> float | None:
-        """When (``time.monotonic()``) the deciding person's time runs out."""
+        """When (by LiveGame.ticks) the deciding person's time runs out."""
         if self.seat is None:
             return None
         return self.started + self.turn + (0.0 if self.hidden else self.banks[self.seat])
@@ -267,6 +271,7 @@ class LiveGame:
     manual: set[int] = field(default_factory=set)  # people who answer forced questions too
     days: Days | None = None  # a turn-based game's deadline (:mod:`.days`)
     now: Now = utc_now  # the time (the hub's: a test may move it)
+    ticks: Ticks = time.monotonic  # the seconds the turn timer counts (the hub's clock, as now)
     coached: set[int] = field(default_factory=set)  # people who agreed to the coach
 
     def __post_init__(self) -> None:
@@ -328,7 +333,7 @@ class LiveGame:
 
     def table(self, connected: frozenset[int]) -> Table:
         """What the seat views need of the table now."""
-        clock = self.clock.reading(time.monotonic()) if self.clock is not None else None
+        clock = self.clock.reading(self.ticks()) if self.clock is not None else None
         if self.days is not None:
             clock = self.days.reading(self.now(), len(self.kinds))
         away, manual = frozenset(self.away), frozenset(self.manual)
@@ -485,7 +490,7 @@ class LiveGame:
             person = None
         if self.clock is not None:
             hidden = person is not None and self.in_window()
-            self.clock.follow(person, state.move, time.monotonic(), hidden)
+            self.clock.follow(person, state.move, self.ticks(), hidden)
         if self.days is not None:
             self.days.follow(person, state.move, self.now())
 
@@ -528,7 +533,7 @@ class LiveGame:
         return True
 
     def deadline(self) -> float | None:
-        """When (``time.monotonic()``) the deciding person's time runs out; None: no clock."""
+        """When (by :attr:`ticks`) the deciding person's time runs out; None: no clock."""
         return self.clock.deadline() if self.clock is not None else None
 
     def _stand_in_choice(self, seat: int) -> ActionValue:
@@ -567,7 +572,7 @@ class LiveGame:
         if clock is None or clock.seat is None or self.state.move != move:
             return changed
         deadline = clock.deadline()
-        if deadline is None or deadline > time.monotonic():
+        if deadline is None or deadline > self.ticks():
             return changed
         if clock.hidden:  # a window's question: answered for, the seat kept (see Clock)
             self._commit(store, self.match.apply(self._stand_in_choice(clock.seat)))
@@ -691,14 +696,20 @@ def shown_move_of(store: Store, game_id: str) -> int:
     return move
 
 
-def create(store: Store, new: NewGame, game_id: str | None = None, now: Now = utc_now) -> LiveGame:
+def create(
+    store: Store,
+    new: NewGame,
+    game_id: str | None = None,
+    now: Now = utc_now,
+    ticks: Ticks = time.monotonic,
+) -> LiveGame:
     """Store a new game and start it (computer players whose decision it is are let act by the
     hub, on their own threads: never inside the request that made the game). A turn-based
     game's first deadline runs from here (nobody need open it for it to go on)."""
     game_id = store.create(new.record, game_id)
     game = get_game(new.record.game)
     match: Match = Match(new.state, new.players, new.record.start_digest(new.state.opening))
-    live = LiveGame(game_id, game, new.record, match, now=now)
+    live = LiveGame(game_id, game, new.record, match, now=now, ticks=ticks)
     live.log.extend(match.start())
     live.follow_clock()  # computers to act first are let by the hub (Hub.kick), not here
     if live.days is not None and live.days.due is not None:
@@ -706,7 +717,9 @@ def create(store: Store, new: NewGame, game_id: str | None = None, now: Now = ut
     return live
 
 
-def rebuild(store: Store, game_id: str, now: Now = utc_now) -> LiveGame:
+def rebuild(
+    store: Store, game_id: str, now: Now = utc_now, ticks: Ticks = time.monotonic
+) -> LiveGame:
     """A stored game as it stood after its last stored action (a :class:`StoreError` for an
     unknown id, a ``RecordError`` for a record that does not replay)."""
     record = store.load(game_id)
@@ -714,7 +727,7 @@ def rebuild(store: Store, game_id: str, now: Now = utc_now) -> LiveGame:
     kinds = [str(kind) for kind in record.meta.get("seats", [])]
     bots = computer_players(kinds, record.seed, record.game)
     match: Match = Match(state, bots, record.start_digest(state.opening))
-    live = LiveGame(game_id, game, record, match, now=now)
+    live = LiveGame(game_id, game, record, match, now=now, ticks=ticks)
     stored = store.rematch_and_away(game_id)
     if stored is None:  # deleted since it was loaded
         raise StoreError(f"there is no game {game_id!r}")

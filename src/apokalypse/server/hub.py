@@ -57,7 +57,7 @@ from .memory import TRIM
 from .metrics import Metrics
 from .settings import Settings
 from .store import Store, StoreError
-from .talk import Listener
+from .talk import LINE_BURST, LINE_RATE, Listener
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
 CLOSE_NOT_FOUND = 4404  # no such game
@@ -210,8 +210,10 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.draining = False
         self.now: Now = utc_now  # the time turn-based deadlines are kept in (a test moves it)
-        # The seconds idle games are timed in (Room.idle_since; a test moves it instead of
-        # waiting idle_seconds out).
+        # The seconds idle games, turn timers, automatic answers and a connection's paces are
+        # timed in (Room.idle_since, LiveGame.ticks, Hub._answer, its Buckets): a test moves a
+        # clock of its own instead of waiting them out or racing them. Their waits sleep real
+        # seconds, and look at it again.
         self.clock: Callable[[], float] = time.monotonic
 
     # -- games in memory ------------------------------------------------------------------
@@ -228,7 +230,7 @@ class Hub:
         future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            live = await asyncio.to_thread(rebuild, self.store, game_id, self.now)
+            live = await asyncio.to_thread(rebuild, self.store, game_id, self.now, self.clock)
             # Another process may have moved the game on after the rebuild read the store: its
             # notice found no room here (catch_up), so it was noted; read the store again.
             while game_id in self._missed:
@@ -271,7 +273,7 @@ class Hub:
         except Full:
             if not made_here:
                 raise
-        live.now = self.now
+        live.now, live.ticks = self.now, self.clock
         room = self.rooms[live.id] = Room(live, idle_since=self.clock())
         if self._reaper is None and not self.draining:
             self._reaper = asyncio.create_task(self._reap())
@@ -423,7 +425,9 @@ class Hub:
         self._answer_later(room)
 
     async def _ring(self, room: Room, move: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        # The deadline is by the game's clock (the hub's): woken early by it, the timer is wound
+        # again (Hub.change).
+        await asyncio.sleep(max(0.0, deadline - room.live.ticks()))
         room.timer = None  # this task ends here: push may wind a new one
         await self.change(room, lambda live: live.time_out(self.store, move))
 
@@ -449,7 +453,9 @@ class Hub:
         room.answering = asyncio.create_task(self._answer(room, move, delay))
 
     async def _answer(self, room: Room, move: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+        due = self.clock() + delay
+        while (left := due - self.clock()) > 0:  # by the hub's clock (a test's may stand still)
+            await asyncio.sleep(left)
         if room.answering is asyncio.current_task():
             room.answering = None  # this task ends here: the push may start the next one
         # Under the game's lock, and only if it is still the same question (answer_for).
@@ -731,7 +737,8 @@ class Hub:
             if seat in room.advising:
                 raise Refused(message("coach-busy", lang))
             if connection.coach is None:
-                connection.coach = Bucket(settings.coach_per_minute / 60, settings.coach_burst)
+                per_second = settings.coach_per_minute / 60
+                connection.coach = Bucket(per_second, settings.coach_burst, self.clock)
             wait = connection.coach.take()
             if wait > 0:
                 raise Refused(message("coach-pace", lang, seconds=max(1, round(wait))))
@@ -818,7 +825,15 @@ class Hub:
         if token is not None and seat is None:
             await shut(websocket, CLOSE_FORBIDDEN, "this token opens no seat of this game")
             return
-        connection = Connection(websocket, seat, 0)  # the whole log so far, in its own view
+        clock = self.clock  # its paces count by the hub's clock (a test's may stand still)
+        connection = Connection(  # the whole log so far, in its own view
+            websocket,
+            seat,
+            0,
+            bucket=Bucket(RATE, BURST, clock),
+            whys=Bucket(WHY_RATE, WHY_BURST, clock),
+            talk=Listener(pace=Bucket(LINE_RATE, LINE_BURST, clock)),
+        )
         while not await self.join(room, connection):
             # Released or evicted meanwhile: the game rebuilt from the store is the one to join.
             try:
