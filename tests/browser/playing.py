@@ -32,7 +32,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-WAIT_MS = 30_000  # every wait in the browser: a healthy page answers in milliseconds, a busy one later
+# Every wait in the browser: a healthy page answers in milliseconds, a busy one later.
+WAIT_MS = 30_000
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 # Screenshots go to each test's tmp dir; set APOKALYPSE_SCREENS=DIR to keep copies to look at.

@@ -1,26 +1,23 @@
 """Apokerlypse's end in a real browser, in English and German: the game-over panel names the
 players who ran out of chips (K-END-1), a revealed hand's value reads as a category and its
 points (K-SCORE-2/3: "Pair · 4 points", never "pair 4", which reads as a pair of fours), and the
-players' table says what the faction column is. Games of two computer players run to their end
-on the server; the page is the spectator's. Every wait is on the page or the server's answer."""
+players' table says what the faction column is. A game of two computer players, played to its
+end from a seeded deal; the page is the spectator's. Every wait is on the page's state."""
 
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.playing import Person, person, screenshot
-from tests.helpers import create
+from tests.server.seeded import seeded
 from tests.server.served import Server
 
-GAMES = 8  # games made at most until one ends by a player running out of chips
-DEADLINE = 60.0  # seconds for a game of two computer players to end (it takes a few)
+SEED = 0  # a deal on which the random players' game ends after 40 moves, a player out of chips
 BROKE = {"en": "ran out of chips in dealer round", "de": "Keine Chips mehr in Geberrunde"}
 VALUE = {  # a category, then its points
     "en": re.compile(r"— [A-Z][a-z]+( [a-z]+)* · \d+ points?$"),
@@ -30,23 +27,13 @@ FACTION = {"en": "Faction: dealt to each player", "de": "Fraktion: wird jedem Sp
 
 
 def _finished(server: Server, lang: str) -> dict[str, Any]:
-    """A game of two random computer players, played to its end, that ended because somebody
-    ran out of chips (the other end, nobody able to pay, names nobody)."""
-    for _ in range(GAMES):
-        created = create(
-            server, game="apokerlypse", players=2, seats=["random", "random"], lang=lang
-        )
-        summary: dict[str, Any] = {}
-        deadline = time.monotonic() + DEADLINE
-        while not summary.get("over"):
-            assert time.monotonic() < deadline, f"game {created['id']} did not end"
-            response = httpx.get(f"{server.http}/api/games/{created['id']}", timeout=10.0)
-            summary = response.json()
-            if not summary.get("over"):
-                time.sleep(0.1)  # polling the server's answer, with the deadline above
-        if summary["result"]["reason"] == "no-chips":
-            return created
-    pytest.fail(f"none of {GAMES} games ended by a player running out of chips")
+    """A game of two random computer players, played to its end from a seeded deal (as the
+    server plays it, ``tests/server/seeded.py``) that ends because somebody ran out of chips
+    (the other end, nobody able to pay, names nobody)."""
+    done = seeded(server.database_url, "apokerlypse", ["random", "random"], SEED, lang=lang)
+    result = done.live.state.result
+    assert result is not None and result.to_json()["reason"] == "no-chips", result
+    return done.created
 
 
 def _broke_names(page: Page) -> list[str]:

@@ -7,19 +7,16 @@ does. Screenshots on a desktop and a phone, in English and German."""
 
 from __future__ import annotations
 
-import json
-import random
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from websockets.sync.client import connect
 
+from apokalypse.server.games import LiveGame
 from apokalypse.server.settings import Settings
 from tests.browser.playing import (
     DESKTOP,
@@ -30,9 +27,11 @@ from tests.browser.playing import (
     screenshot,
 )
 from tests.server.inprocess import Running, serving, wait_until
+from tests.server.seeded import seeded
 
 TIMEOUT = 10.0
 ANSWER_DELAY = (4.0, 4.5)  # long enough to open the page and see it say so
+FORCED_SEED = 1  # a deal where I am asked such a question after four decisions of mine
 
 
 class Clock:
@@ -119,32 +118,27 @@ def test_a_game_over_days_from_the_lobby_to_the_next_day(
     screenshot(page, tmp_path, f"days-my-games-{label}")
 
 
-def forced_question(running: Running, lang: str) -> tuple[str, str, dict[str, Any]]:
-    """A game of two computer players and me, played (over a WebSocket, at random) up to a
-    defence question I cannot but decline: its id, my key and that question."""
-    rng = random.Random(lang)
-    for _ in range(8):
-        body = {
-            "game": "apokalypse",
-            "players": 3,
-            "seats": ["random", "random", "human"],
-            "lang": lang,
-        }
-        created = httpx.post(f"{running.http}/api/games", json=body, timeout=TIMEOUT).json()
-        token = created["seats"][2]["token"]
-        with connect(running.ws(created["id"], token), open_timeout=TIMEOUT) as ws:
-            while True:
-                message = json.loads(ws.recv(timeout=TIMEOUT))
-                if "result" in message["observation"]:
-                    break
-                legal = message["legal"]
-                if len(legal) == 1 and legal[0]["verb"] == "decline":
-                    return created["id"], token, message
-                if legal:
-                    choice = rng.choice(legal)["text"]
-                    move = message["observation"]["move"]
-                    ws.send(json.dumps({"action": choice, "move": move}))
-    raise AssertionError("no forced defence question in 8 games")
+def forced_question(running: Running, lang: str) -> tuple[str, str, int, str]:
+    """A game of two computer players and me, played from a seeded deal (as the server plays
+    it, ``tests/server/seeded.py``; I click as ``click_decision`` does) up to a defence question
+    I cannot but decline: its id, my key, the move it is asked at and its one answer."""
+    game = seeded(
+        running.hub.store,
+        "apokalypse",
+        ["random", "random", "human"],
+        FORCED_SEED,
+        lang=lang,
+        until=cannot_defend,
+    )
+    answer = game.live.forced_answer()
+    assert answer is not None and str(answer) == "decline"
+    return game.id, game.tokens[2], game.live.state.observation(2)["move"], str(answer)
+
+
+def cannot_defend(live: LiveGame) -> bool:
+    """Whether I am asked a defence question I cannot but decline (the server answers it)."""
+    answer = live.forced_answer()
+    return answer is not None and str(answer) == "decline"
 
 
 @pytest.mark.parametrize(
@@ -166,7 +160,7 @@ def test_a_person_who_cannot_defend_is_not_asked_to_click(
 ) -> None:
     """R-ATTACK-4: asked whether to defend with nothing to defend with, the page says the server
     answers for me (not "click a card"), and the server does, a moment later."""
-    game_id, token, question = forced_question(running, lang)
+    game_id, token, asked, answer = forced_question(running, lang)
     page = person(people, browser, viewport)
     page.goto(f"{running.http}/games/{game_id}?token={token}")
     hint = page.locator("#answering")
@@ -175,10 +169,9 @@ def test_a_person_who_cannot_defend_is_not_asked_to_click(
     expect(page.locator("#auto-answer-on")).to_be_checked()
     screenshot(page, tmp_path, f"answering-{label}", full_page=False)
     # Answered for me, a moment later: stored as my answer, and the page moves on.
-    asked = question["observation"]["move"]
     store = running.hub.store
     wait_until(lambda: len(store.load(game_id).actions) > asked, "answered", TIMEOUT)
-    assert store.load(game_id).actions[asked] == question["legal"][0]["text"]
+    assert store.load(game_id).actions[asked] == answer
     page.wait_for_function(
         f"() => document.body.dataset.move !== '{asked}' || document.body.dataset.deciding === 'no'"
     )

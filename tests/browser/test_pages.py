@@ -3,7 +3,11 @@
 by clicking them and the places that light up on the displays, a horseman's ride shows its panel,
 the page survives a reload, a friend joins by invite link, a spectator sees no hand, refusals show
 their rule, a phone-sized screen and the keyboard alone can play, and both games end in their
-final reveal. Every wait is on the page's state (``data-move`` and friends), never a sleep."""
+final reveal. Every wait is on the page's state (``data-move`` and friends), never a sleep.
+
+The games the lobby creates are random deals; the long parts (to a ride, to the final reveal,
+Apokerlypse's whole game) are played on seeded deals of the same tables
+(``tests/server/seeded.py``): the same game, as long, on every run."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from playwright.sync_api import Browser, expect
 
 from apokalypse.server import pages
 from tests.helpers import create
+from tests.server.seeded import Passes, horseman_near, seeded
 from tests.server.served import Server
 
 from .playing import (
@@ -34,6 +39,15 @@ from .playing import (
     screenshot,
     seat_url,
 )
+
+# Me against the heuristic, passing (as ``play(..., prefer_pass=True)`` does): the seeded deal on
+# which the horsemen ride after the lobby's game, put just before the first rides and just
+# before Death rides (a couple of decisions each).
+SEED = 2
+# Apokerlypse, me clicking (``click_decision``) against the random player: the whole game, 32 of
+# my decisions to its end (somebody runs out of chips).
+POKER_SEED = 1
+POKER_MOST = 60
 
 
 def test_a_game_from_the_lobby_to_the_final_reveal(
@@ -75,13 +89,25 @@ def test_a_game_from_the_lobby_to_the_final_reveal(
 
     # A card from the hand, then a place that lit up on a display.
     first = move(page)
-    rides = play(page, 6, shots=tmp_path)
+    play(page, 6, shots=tmp_path)
     assert move(page) > first + 6, "the computer player answered"
     bot = page.locator("#log li", has_text="Heuristic (computer)")  # the bot's sentences
     expect(bot.first).to_be_attached()
     screenshot(page, tmp_path, "game")
 
     # Pass until a horseman rides: its panel shows every display's protection and reckoning.
+    # (The same table on a seeded deal, a few cards before the first horseman.)
+    riding = seeded(
+        server.database_url,
+        "apokalypse",
+        ["human", "heuristic"],
+        SEED,
+        people=Passes(),
+        until=horseman_near(1, 3),
+    )
+    page.goto(seat_url(server, riding.created, 0))
+    ready(page)
+    rides: list[int] = []
     while not rides:
         assert not over(page)
         rides += play(page, 1, prefer_pass=True, shots=tmp_path)
@@ -97,8 +123,21 @@ def test_a_game_from_the_lobby_to_the_final_reveal(
     expect(page.locator("#ride-panel")).to_be_visible()
     page.click("#ride-continue")
 
-    # To the end: every ethos turned over, the totals, the winners and why.
-    for _ in range(400):
+    # To the end: every ethos turned over, the totals, the winners and why. (The seeded deal
+    # again, a few cards before Death, the last horseman.)
+    ending = seeded(
+        server.database_url,
+        "apokalypse",
+        ["human", "heuristic"],
+        SEED,
+        people=Passes(),
+        until=horseman_near(4, 3),
+    )
+    game_id, token = ending.id, ending.tokens[0]
+    page.goto(seat_url(server, ending.created, 0))
+    ready(page)
+    rides = []
+    for _ in range(40):
         if over(page):
             break
         rides += play(page, 1, prefer_pass=True)
@@ -290,7 +329,13 @@ def test_an_apokerlypse_game_to_the_end(
     assert len(labels) >= 5 and all(label.strip()[-1] in "♠♥♦♣" for label in labels), labels
     expect(page.locator("#pot")).to_contain_text("Pot")
     screenshot(page, tmp_path, "apokerlypse")
-    for _ in range(300):
+
+    # The whole game, clicked through: the same table on a seeded deal (Apokerlypse's one whole
+    # game in English clicked through in the browser).
+    game = seeded(server.database_url, "apokerlypse", ["human", "random"], POKER_SEED)
+    page.goto(seat_url(server, game.created, 0))
+    ready(page)
+    for _ in range(POKER_MOST):
         if over(page):
             break
         before = move(page)

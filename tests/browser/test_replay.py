@@ -7,7 +7,6 @@ in the page; and the other game on a phone, in German, played by the play button
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,21 @@ from playwright.sync_api import Browser, Page, expect
 
 from apokalypse.engine.record import GameRecord, replay
 from tests.browser.playing import PHONE, Person, close_ride, person, screenshot
-from tests.helpers import create
+from tests.server.seeded import seeded
 from tests.server.served import Server
 
 TIMEOUT = 10.0
+# Deals of short games of two heuristic players: 90 moves of Apokalypse, 37 of Apokerlypse.
+SEEDS = {"apokalypse": 30, "apokerlypse": 13}
 
 
 def finished(server: Server, game: str, lang: str) -> str:
-    """A 2-player game of two computer seats, played to its end; its id."""
-    created = create(server, game=game, seats=["heuristic", "heuristic"], lang=lang)
-    game_id: str = created["id"]
-    deadline = time.monotonic() + 60
-    while not httpx.get(f"{server.http}/api/games/{game_id}", timeout=TIMEOUT).json()["over"]:
-        assert time.monotonic() < deadline, f"game {game_id} did not end within 60 s"
-        time.sleep(0.1)
-    return game_id
+    """A 2-player game of two computer seats, played to its end from a seeded deal (as the
+    server plays it, ``tests/server/seeded.py``: the same game, as long, on every run); its
+    id."""
+    done = seeded(server.database_url, game, ["heuristic", "heuristic"], SEEDS[game], lang=lang)
+    assert done.live.state.is_over
+    return done.id
 
 
 def frames(server: Server, game_id: str, viewer: str) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 player: they name themselves, talk, play a whole game to the final reveal by clicking on the
 table, always see what the computer did (its moves marked and in the log, under its level's
 name) and whose turn it is (the tab's title), are never made to click an answer they cannot but
-give (the server answers for them), and watch the replay afterwards."""
+give (the server answers for them), and watch the replay afterwards.
+
+This is Apokalypse's one whole game in English clicked through in the browser, on a seeded deal
+(``tests/server/seeded.py``): the same game, as long, on every run."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.helpers import create
+from tests.server.seeded import seeded
 from tests.server.served import Server
 
 from .playing import (
@@ -32,7 +35,11 @@ from .playing import (
     seat_url,
 )
 
-MOST_DECISIONS = 600  # a three-player game takes some 150 to 300 in all
+# The deal: the friends clicking as ``click_decision`` does (and the computer's choices, seeded
+# from it too) end the game after 98 of their decisions, a short three-player game (most take
+# 150 to 300); the game is the same on every run, move for move (tests/server/seeded.py).
+SEED = 235
+MOST_DECISIONS = 150
 WAIT_S = 20.0  # the longest the computer and the server's answers may keep both friends waiting
 POLL_MS = 40
 # What a seat's page asks of its person now: to click, nothing (the server answers), or neither.
@@ -111,7 +118,9 @@ def decide(page: Page, before: int) -> None:
 def test_two_friends_play_a_whole_game_with_names_and_talk_and_watch_its_replay(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:
-    created = create(server, players=3, seats=["human", "human", "heuristic"])
+    created = seeded(
+        server.database_url, "apokalypse", ["human", "human", "heuristic"], SEED
+    ).created
     ann, bob = person(people, browser, DESKTOP), person(people, browser, PHONE)
     ann.goto(seat_url(server, created, 0))
     bob.goto(seat_url(server, created, 1))

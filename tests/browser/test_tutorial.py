@@ -1,13 +1,21 @@
 """The guided first games ("Learn to play") in a real browser against the real server: started
-from the lobby, played to their end by following the coach's suggestions (the lit move on the
-table), in English and in German; every lesson appears once, in the order its topic came up, in the
-game's language, "who wins" last with the summary and "Play a real game"; a learner who leaves in
-the middle and comes back (a reload, the lobby's "Continue learning") goes on without a lesson
+from the lobby, played by following the coach's suggestions (the lit move on the table), in
+English and in German; every lesson appears once, in the order its topic came up, in the game's
+language, "who wins" last with the summary and "Play a real game"; a learner who leaves in the
+middle and comes back (a reload, the lobby's "Continue learning") goes on without a lesson
 repeated; Apokerlypse's shorter guided game; a phone, where the coach never covers a control.
-Every wait is on the page's state, never a sleep."""
+Every wait is on the page's state, never a sleep.
+
+The guided games run on prepared deals (``server/tutorial/``): the German Apokalypse one and the
+German Apokerlypse one are followed to their end, as the one whole game of each in German. The
+English Apokalypse one is followed for its opening lessons; its later lessons are reached from
+the guided game's own record played the coach's way (``tests/server/seeded.py``: the same deal,
+the same computers, the same game) to just before each comes up, and resumed there as a learner
+who left and came back resumes it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +23,10 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from apokalypse.server.store import Store
 from apokalypse.server.tutorial import APOKALYPSE_TOPICS, APOKERLYPSE_TOPICS
-from tests.browser.playing import DESKTOP, PHONE, close_ride, person, ready, screenshot
+from tests.browser.playing import DESKTOP, PHONE, close_ride, person, ready, screenshot, settled
+from tests.server.seeded import Coached, guided
 from tests.server.served import Server
 
 TITLES = {  # the first and the last lesson's title, per language
@@ -25,6 +35,14 @@ TITLES = {  # the first and the last lesson's title, per language
 }
 POKER_TITLES = {"en": ("Chips decide", "The end"), "de": ("Chips entscheiden", "Das Ende")}
 STEP = "Number(document.body.dataset.move) > {move} || document.body.dataset.over === 'yes'"
+OPENING = 4  # the English guided game's lessons followed in the game the lobby started
+GAP = 3  # the learner's decisions followed in the browser at most to reach the next lesson
+# What this browser remembers of a guided game it started (web/src/tutorial/memory.ts).
+REMEMBER = """([id, token, shown]) => {
+  localStorage.setItem(`apokalypse.tutorial.${id}`, JSON.stringify(shown));
+  const started = [{ game: "apokalypse", id, token, over: false }];
+  localStorage.setItem("apokalypse.tutorials", JSON.stringify(started));
+}"""
 
 
 def start(page: Page, server: Server, game: str, lang: str) -> str:
@@ -89,6 +107,7 @@ def click_past_rides(page: Page, target: Locator, rides: list[int]) -> None:
         if rode is not None:
             rides.append(rode)
         try:
+            settled(page)
             target.click(timeout=4_000)
             return
         except PlaywrightTimeoutError:
@@ -113,25 +132,12 @@ def finish(page: Page, final: str) -> None:
     raise AssertionError(f"the final lesson {final!r} never showed")
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_guided_apokalypse_game(
-    lang: str, server: Server, browser: Browser, people: list[Any], tmp_path: Path
+def the_end(
+    page: Page, lang: str, game_id: str, seen: list[str], rides: list[int], shots: Path
 ) -> None:
-    page = person(people, browser, DESKTOP)
-    url = start(page, server, "apokalypse", lang)
-    game_id = url.split("/games/")[1].split("?")[0]
-    first, last = TITLES[lang]
-    expect(page.locator("#tutor-title")).to_have_text(first)
-    expect(page.locator("#tutor")).to_have_attribute("lang", lang)
-    screenshot(page, tmp_path, f"tutorial-{lang}-ethos", full_page=False)
-    seen: list[str] = []
-
-    def shot(lesson: str) -> None:
-        if lesson in ("protection", "ride", "attack"):
-            screenshot(page, tmp_path, f"tutorial-{lang}-{lesson}", full_page=False)
-
-    rides: list[int] = []
-    assert follow(page, seen, shots=shot, rides=rides)
+    """The guided Apokalypse game's end: the learner wins, the coach's last lesson with the
+    summary, every lesson shown once in the order the panel showed them, the way to a real
+    game."""
     if 4 not in rides:  # Death's panel opens just after the end shows: closed to go on
         page.wait_for_selector('#ride-panel[open][data-horseman="4"]')
         close_ride(page)
@@ -141,11 +147,11 @@ def test_the_guided_apokalypse_game(
     )
     finish(page, "win")
     note(page, seen, None)
-    expect(page.locator("#tutor-title")).to_have_text(last)
+    expect(page.locator("#tutor-title")).to_have_text(TITLES[lang][1])
     expect(page.locator("#tutor-summary li")).to_have_count(len(APOKALYPSE_TOPICS))
     real = page.locator("#tutor-play-real")
     assert real.get_attribute("href") == "/?game=apokalypse"
-    screenshot(page, tmp_path, f"tutorial-{lang}-win")
+    screenshot(page, shots, f"tutorial-{lang}-win")
     order = shown(page, game_id)
     assert sorted(order) == sorted(APOKALYPSE_TOPICS), order  # each lesson once
     assert order[0] == "ethos" and order[-1] == "win", order
@@ -155,7 +161,100 @@ def test_the_guided_apokalypse_game(
     expect(page.locator('input[name="game"][value="apokalypse"]')).to_be_checked()
     expect(page.locator("#continue-apokalypse")).to_have_count(0)  # finished
     expect(page.locator("#learn-apokalypse")).to_be_visible()
-    screenshot(page, tmp_path, f"tutorial-{lang}-lobby", full_page=False)
+    screenshot(page, shots, f"tutorial-{lang}-lobby", full_page=False)
+
+
+def begun(
+    people: list[Any], browser: Browser, server: Server, lang: str, tmp_path: Path
+) -> tuple[Page, str, Callable[[str], None]]:
+    """The guided Apokalypse game started from the lobby in ``lang``, its first lesson shown:
+    the page, the game's id, and what screenshots the lessons worth a picture."""
+    page = person(people, browser, DESKTOP)
+    url = start(page, server, "apokalypse", lang)
+    game_id = url.split("/games/")[1].split("?")[0]
+    expect(page.locator("#tutor-title")).to_have_text(TITLES[lang][0])
+    expect(page.locator("#tutor")).to_have_attribute("lang", lang)
+    screenshot(page, tmp_path, f"tutorial-{lang}-ethos", full_page=False)
+
+    def shot(lesson: str) -> None:
+        if lesson in ("protection", "ride", "attack"):
+            screenshot(page, tmp_path, f"tutorial-{lang}-{lesson}", full_page=False)
+
+    return page, game_id, shot
+
+
+@pytest.mark.parametrize("lang", ["de"])
+def test_the_guided_apokalypse_game(
+    lang: str, server: Server, browser: Browser, people: list[Any], tmp_path: Path
+) -> None:
+    """The whole guided game in German, followed in the browser from the lobby to its end."""
+    page, game_id, shot = begun(people, browser, server, lang, tmp_path)
+    seen: list[str] = []
+    rides: list[int] = []
+    assert follow(page, seen, shots=shot, rides=rides)
+    the_end(page, lang, game_id, seen, rides, tmp_path)
+
+
+def recorded(server: Server, game_id: str) -> list[str]:
+    """The actions of a game as the server's store holds them."""
+    store = Store.open(server.database_url)
+    try:
+        return store.load(game_id).actions
+    finally:
+        store.engine.dispose()
+
+
+def resume(page: Page, server: Server, learner: Coached, seen: list[str], decided: int) -> str:
+    """The guided game played the coach's way (``learner``) to its learner's decision after
+    ``decided`` of them, opened in this browser as its learner resumes it (the lessons shown so
+    far remembered, as the coach remembers them): its id. The coach of that record opened the
+    very lessons the panel showed so far, in that order."""
+    game = guided(server.database_url, "apokalypse", "en", learner, decisions=decided)
+    assert learner.topics == seen, (learner.topics, seen)
+    token = game.tokens[0]
+    page.evaluate(REMEMBER, [game.id, token, learner.topics])
+    page.goto(f"{server.http}/games/{game.id}?token={token}")
+    ready(page)
+    expect(page.locator("#tutor")).to_have_attribute("data-lesson", seen[-1])  # where it was
+    return game.id
+
+
+def test_the_guided_apokalypse_game_in_english(
+    server: Server, browser: Browser, people: list[Any], tmp_path: Path
+) -> None:
+    """In English: the guided game started in the lobby, followed for its opening lessons; each
+    later lesson reached from the guided game's record played the coach's way to the learner's
+    decision after which the coach opens it (when it lies more than ``GAP`` decisions on), and
+    followed from there in the browser until the panel shows it; to the end and "who wins"."""
+    lang = "en"
+    page, game_id, shot = begun(people, browser, server, lang, tmp_path)
+    seen: list[str] = []
+
+    # The whole guided game the coach's way, on the server's own path: when each lesson opens.
+    plan = Coached("apokalypse")
+    whole = guided(server.database_url, "apokalypse", lang, plan, until=lambda live: False)
+    assert plan.topics[-1] == "win" and whole.live.state.is_over, plan.topics
+    lobby, rides = game_id, list[int]()
+    decided = 0  # the learner's decisions in the game followed now
+    for lesson in plan.topics[1:-1]:
+        steps = plan.opened[lesson] - decided
+        if plan.topics.index(lesson) >= OPENING and steps > GAP:
+            if game_id == lobby:  # the lobby's game so far: the guided game's record
+                played = recorded(server, lobby)
+                assert whole.live.match.actions[: len(played)] == played
+            decided = plan.opened[lesson] - 1
+            game_id = resume(page, server, Coached("apokalypse"), seen, decided)
+            steps = 1
+        assert not follow(page, seen, steps=steps, shots=shot, rides=rides)
+        decided += steps
+        ready(page)
+        expect(page.locator("#tutor")).to_have_attribute("data-lesson", lesson)
+        expect(page.locator("#tutor")).to_have_attribute("lang", lang)
+        note(page, seen, shot)
+    if whole.decisions - decided > GAP:  # near the end: Death rides, the learner wins
+        game_id = resume(page, server, Coached("apokalypse"), seen, whole.decisions - GAP)
+    assert follow(page, seen, shots=shot, rides=rides)
+    the_end(page, lang, game_id, seen, rides, tmp_path)
 
 
 def test_leaving_and_resuming_goes_on_without_repeating_a_lesson(

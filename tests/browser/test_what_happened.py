@@ -25,6 +25,7 @@ from tests.browser.playing import (
     seat_url,
 )
 from tests.helpers import create
+from tests.server.seeded import Passes, horseman_near, seeded
 from tests.server.served import Server
 
 # Counts what the page sends and whether it asks for notification permission.
@@ -46,6 +47,7 @@ if (window.Notification) {
 STOLE = {"en": "stole", "de": "gestohlen"}  # the toast
 STEALS = {"en": "steals", "de": "stiehlt"}  # the log line (the server's sentence)
 TURN = {"en": "● Your turn — ", "de": "● Du bist dran — "}
+LEAVE_SEED = 0
 
 
 def watched(people: list[Person], browser: Browser, viewport: ViewportSize) -> Page:
@@ -185,7 +187,16 @@ def test_a_stolen_card_is_seen_and_my_turn_is_told(
 def test_leave_asks_focus_stays_and_a_spectator_gets_the_rematch(
     server: Server, browser: Browser, people: list[Person], tmp_path: Any
 ) -> None:
-    created = create(server)  # me against the heuristic
+    # Me against the heuristic, on a seeded deal, put where Death is the next horseman to ride
+    # (the seat's computer then plays it to the end in a few moves).
+    created = seeded(
+        server.database_url,
+        "apokalypse",
+        ["human", "heuristic"],
+        LEAVE_SEED,
+        people=Passes(),
+        until=horseman_near(4, 40),
+    ).created
     page = watched(people, browser, DESKTOP)
     page.goto(seat_url(server, created, 0))
     ready(page)
@@ -223,7 +234,7 @@ def test_leave_asks_focus_stays_and_a_spectator_gets_the_rematch(
     expect(me).to_have_attribute("data-state", "away")
 
     # The computer plays my seat to the end; I ask for the rematch, the spectator gets its link.
-    page.wait_for_function("() => document.body.dataset.over === 'yes'", timeout=120_000)
+    page.wait_for_function("() => document.body.dataset.over === 'yes'")
     page.wait_for_selector("#ride-panel[open]")  # Death's ride ends the game
     page.click("#ride-continue")
     page.click("#rematch")

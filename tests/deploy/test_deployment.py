@@ -5,11 +5,14 @@ computer: a network namespace of its own joined to this machine by a veth pair, 
 runs. Its traffic reaches the servers only through nginx on the veth address (the servers
 listen on this machine's loopback, which the namespace cannot reach).
 
-The friend creates a game in the lobby, opens the invite link (the proxy's HTTPS address),
-plays over a WebSocket through nginx, and when the server process holding that WebSocket is
-killed outright the page reconnects through nginx to the other process and the game goes on to
-its final reveal. From the same namespace: HTTP only redirects to HTTPS, the security headers
-come through, ``/metrics`` is denied however it is spelled. nginx's logs hold no token.
+The friend creates a game in the lobby and opens the invite link (the proxy's HTTPS address);
+the game then played is the same table on a seeded deal (``tests/server/seeded.py``, written
+into the servers' database) a little before Death rides: the friend plays over a WebSocket
+through nginx, and when the server process holding that WebSocket is killed outright the page
+reconnects through nginx to the other process and the game goes on to its final reveal, in the
+same few decisions on every run. From the same namespace: HTTP only redirects to HTTPS, the
+security headers come through, ``/metrics`` is denied however it is spelled. nginx's logs hold
+no token.
 
 Needs root (``ip netns``), nginx, Chromium, PostgreSQL and Redis: without one of them the test is
 skipped with the reason (failed under ``REQUIRE_SERVICES=1``)."""
@@ -59,12 +62,17 @@ from tests.browser.playing import (
     screenshot,
 )
 from tests.server.databases import fresh_schema
+from tests.server.seeded import Passes, horseman_near, seeded
 from tests.server.served import APOKALYPSE, START, free_port
 from tests.services import missing, reachable
 
 REDIS = "redis://127.0.0.1:6379/0"
 WAIT = 10.0  # anything else: a healthy deployment answers in milliseconds
 DEADLINE = 300.0  # the browser's whole part; it takes well under a minute
+# The deal played (the lobby's table: the friend, the easy and the heuristic computer players),
+# the friend passing up to where Death is next with at most ``NEAR`` cards above it: then four
+# decisions clicked and three passed end it.
+SEED, NEAR = 2, 10
 # The headers the app sets for the browser's safety; whichever a process sends directly must
 # reach the browser unchanged through nginx.
 SECURITY_HEADERS = (
@@ -510,7 +518,21 @@ def test_a_friend_plays_through_nginx_while_a_server_process_dies(
         assert created["seats"][0]["url"] == expected, created  # what the server answered
         assert created["watch"] == f"{served.url}/games/{created['id']}", created
 
-        page.goto(link)
+        page.goto(link)  # the invite link opens the friend's seat, through nginx
+        ready(page)
+        expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
+
+        # The game played: the same table on a seeded deal, a little before Death rides.
+        game = seeded(
+            database,
+            "apokalypse",
+            ["human", "easy", "heuristic"],
+            SEED,
+            people=Passes(),
+            until=horseman_near(4, NEAR),
+        )
+        played, seat_token = game.id, game.tokens[0]
+        page.goto(f"{served.url}/games/{played}?token={seat_token}")
         ready(page)
         expect(page.locator("#connection")).to_have_attribute("data-state", "connected")
         page.evaluate(WATCH_CONNECTION)
@@ -534,7 +556,7 @@ def test_a_friend_plays_through_nginx_while_a_server_process_dies(
         assert move(page) >= shown  # nothing lost
 
         rides: list[int | None] = []
-        for _ in range(400):
+        for _ in range(40):
             if over(page):
                 break
             rides.append(decide(page, prefer_pass=True))
@@ -549,7 +571,10 @@ def test_a_friend_plays_through_nginx_while_a_server_process_dies(
         expect(reveal.locator(".verdict")).not_to_be_empty()
         screenshot(page, tmp_path, "deploy-final", full_page=False)
         assert not any(
-            text.startswith("page error") or "Content Security Policy" in text or token in text
+            text.startswith("page error")
+            or "Content Security Policy" in text
+            or token in text
+            or seat_token in text
             for text in console
         ), console
         assert "Traceback" not in survivor.errors(), survivor.errors()
@@ -558,12 +583,13 @@ def test_a_friend_plays_through_nginx_while_a_server_process_dies(
     access = (logs / "apokalypse.access.log").read_text()
     lines = access.splitlines()
     assert lines and all(line.startswith(f"{friend.guest} ") for line in lines), access[:2000]
-    websocket = f"/ws/games/{created['id']} "
+    websocket = f"/ws/games/{played} "
     upgrades = [line for line in lines if websocket in line and '" 101 ' in line]
     # Which process took each WebSocket: the last of the upstreams nginx tried (a reconnection
     # may have met the dead one first: "upstream=A, B status=502, 101").
     took = [line.split(" upstream=")[1].split(" status=")[0].split(", ")[-1] for line in upgrades]
     assert took == [doomed.upstream, survivor.upstream], upgrades  # before and after the kill
-    for path in logs.iterdir():  # not the token, nor any query string
+    for path in logs.iterdir():  # not the tokens, nor any query string
         text = path.read_text(errors="replace")
-        assert token not in text and "token=" not in text, (path.name, text[:2000])
+        assert token not in text and seat_token not in text, (path.name, text[:2000])
+        assert "token=" not in text, (path.name, text[:2000])
