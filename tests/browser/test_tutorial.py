@@ -71,10 +71,12 @@ def follow(
     shots: Any = None,
     rides: list[int] | None = None,
 ) -> bool:
-    """Follow the coach: take each decision by clicking its suggested move where it is lit (the
-    choice the coach names), for ``steps`` decisions or to the end; each lesson the panel shows
-    is added to ``seen`` as it appears, each ride panel closed is added to ``rides``. Whether
-    the game is over."""
+    """Follow the coach as a learner does, by what is lit alone: at each decision the lit hand
+    card first (and then, where the card has several uses, the lit one of its uses), else the lit
+    choice; before each click, every lit place, card and choice must make the move the coach's
+    text names. For ``steps`` decisions or to the end; each lesson the panel shows is added to
+    ``seen`` as it appears, each ride panel closed is added to ``rides``. Whether the game is
+    over."""
     rides = rides if rides is not None else []
     done = 0
     while steps is None or done < steps:
@@ -90,13 +92,44 @@ def follow(
         if suggestion.count() == 0:  # a question answered for the learner by the server
             page.wait_for_function(f"() => {STEP.format(move=move)}")
             continue
-        action = suggestion.get_attribute("data-action")
-        lit = page.locator(f'#choices button.choice.tutor-suggested[data-action="{action}"]')
-        expect(lit).to_have_count(1)  # the suggested move is lit, and it is a legal one
-        click_past_rides(page, lit, rides)
+        action = suggestion.get_attribute("data-action") or ""
+        lit_as_named(page, action)
+        card = page.locator("#hand .hand-card.tutor-suggested")
+        if card.count() > 0:
+            click_past_rides(page, card.first, rides)
+            # played (its only use), or its uses are the choices now
+            page.wait_for_function(f"() => {STEP.format(move=move)} || {PICKED}")
+        if page.locator("body").get_attribute("data-move") == str(move):
+            lit_as_named(page, action)
+            lit = page.locator("#choices button.choice.tutor-suggested")
+            expect(lit).to_have_count(1)  # the suggested move is a legal one, lit once
+            click_past_rides(page, lit, rides)
         page.wait_for_function(f"() => {STEP.format(move=move)}")
         done += 1
     return page.locator("body").get_attribute("data-over") == "yes"
+
+
+# A hand card picked whose uses are the choices now.
+PICKED = "document.querySelector('#hand .hand-card.picked') !== null"
+# What the table lights for the learner: each lit element's action(s).
+LIT = """() => [...document.querySelectorAll('.tutor-suggested')]
+    .filter((el) => !el.closest('#tutor'))
+    .map((el) => el.getAttribute('data-action') ?? el.getAttribute('data-actions'))"""
+
+
+def lit_as_named(page: Page, action: str) -> None:
+    """Wait until the table lights ``action`` (the move the coach's text names) and nothing
+    else: each lit place, player, choice or hand card makes it. Fails naming what is lit."""
+    right = f"""(action) => {{
+        const lit = ({LIT})();
+        return lit.length > 0 && lit.every((made) => (made ?? '').split('|').includes(action));
+    }}"""
+    try:
+        page.wait_for_function(right, arg=action)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"the coach names {action!r}; the table lights {page.evaluate(LIT)}"
+        ) from None
 
 
 def click_past_rides(page: Page, target: Locator, rides: list[int]) -> None:

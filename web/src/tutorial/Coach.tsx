@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { GameConnection } from "../game/useGame";
 import type { GameName, Lang, StateMessage } from "../protocol";
 import { answeredForMe } from "../ui/AutoAnswer";
+import { useTableMark } from "../ui/marks";
 import { coachWords, lessonsOf, type Lesson } from "./lessons";
 import { finishTutorial, rememberShown, shownLessons } from "./memory";
 import { dueLessons, reasonFor, suggestMove, type Seen } from "./suggest";
@@ -64,21 +65,8 @@ export function Coach({ gameId, game, state, lang }: CoachProps) {
   const label = chosen >= 0 ? state.text?.choices?.[chosen] || action?.text : undefined;
 
   // Light the suggested move where the table lights legal moves: its place, its hand card, its
-  // button among the choices.
-  useEffect(() => {
-    for (const element of document.querySelectorAll(`.${LIT}`)) element.classList.remove(LIT);
-    if (action === undefined) return;
-    const text = action.text;
-    for (const element of document.querySelectorAll<HTMLElement>("[data-action], [data-actions]")) {
-      if (element.closest("#tutor")) continue; // the coach's own words, not the table
-      const one = element.dataset.action === text;
-      const among = (element.dataset.actions ?? "").split("|").includes(text);
-      if (one || among) element.classList.add(LIT);
-    }
-  });
-  useEffect(() => () => {
-    for (const element of document.querySelectorAll(`.${LIT}`)) element.classList.remove(LIT);
-  }, []);
+  // button among the choices (among the picked card's uses too, which the table shows on its own).
+  useTableMark(LIT, action?.text ?? null);
 
   const showing = lessons.find((l) => l.id === (review ?? current));
   const index = showing ? lessons.indexOf(showing) + 1 : 0;
