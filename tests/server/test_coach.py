@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from apokalypse.bots.ismcts import Candidate, Explanation
 from apokalypse.engine.match import Match
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.rng import Rng
@@ -97,10 +98,9 @@ def test_the_coach_advises_a_seat_whose_other_seats_are_computers(server: Runnin
     if len(legal) > 1:
         assert advice["iterations"] == QUICK.coach_iterations
         assert all("von 100" in c["reason"] for c in candidates), candidates
-        # The expert's own choice first (anchored to the heuristic, it need not be the most
-        # searched), then the most searched of the rest.
+        # In the order the search recommends: the most searched first.
         shares = [c["share"] for c in candidates]
-        assert shares[1:] == sorted(shares[1:], reverse=True) and sum(shares) <= 1.0 + 1e-9
+        assert shares == sorted(shares, reverse=True) and sum(shares) <= 1.0 + 1e-9
     ann.send(type="advise")  # asked again: the same advice (the same seed, iterations)
     assert ann.advice()["candidates"] == candidates
     # the learner still makes the move: the advised one is accepted like any other
@@ -296,7 +296,47 @@ def test_the_advice_depends_on_what_the_seat_knows_not_on_the_hidden_cards() -> 
     assert again.iterations == told.iterations == 200
     texts = texts_for(record.game, record.config, "en")
     worded = coach.advice(question, state, told, texts, "en")
-    assert worded["candidates"][0]["action"] == told.chosen
+    most = max(told.candidates, key=lambda c: (c.visits, c.mean))
+    assert worded["candidates"][0]["action"] == most.action
+
+
+def test_the_advice_lists_the_moves_in_the_order_the_search_recommends() -> None:
+    """The expert's own pick, anchored to its rule of thumb, may be a move its search tried
+    less and found no better: the list is the search's order all the same (the most tried first,
+    the better outlook first among moves tried alike), never a weaker move above a stronger one;
+    each outlook is told in plain words as well as a number."""
+    record, match = _asked(3)
+    question = coach.Question(
+        record, tuple(match.actions), 0, match.state.move, (), ("human", "medium", "medium")
+    )
+    legal = [str(action) for action in match.state.legal_actions()]
+    assert len(legal) >= 3
+    weak, strong, tied = legal[:3]
+    told = Explanation(
+        infoset="",
+        chosen=weak,  # the anchor's pick stood
+        iterations=100,
+        seconds=0.1,
+        candidates=(
+            Candidate(weak, visits=25, available=100, mean=0.24),
+            Candidate(tied, visits=42, available=100, mean=0.27),
+            Candidate(strong, visits=42, available=100, mean=0.81),
+        ),
+        anchor=weak,
+    )
+    texts = texts_for(record.game, record.config, "en")
+    worded = coach.advice(question, match.state, told, texts, "en")
+    assert [c["action"] for c in worded["candidates"]] == [strong, tied, weak]
+    assert [c["share"] for c in worded["candidates"]] == [0.42, 0.42, 0.25]
+    reasons = [c["reason"] for c in worded["candidates"]]
+    assert reasons[0].startswith("After this move your chances look very good: 81 of 100"), reasons
+    assert reasons[1].startswith("After this move your chances look poor: 27 of 100"), reasons
+    german = coach.advice(
+        question, match.state, told, texts_for(record.game, record.config, "de"), "de"
+    )
+    assert german["candidates"][0]["reason"].startswith(
+        "Nach diesem Zug stehen deine Chancen sehr gut"
+    )
 
 
 def _hidden(state: Any) -> object:

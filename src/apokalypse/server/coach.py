@@ -15,9 +15,10 @@ and nobody can predict it. The work happens off the event loop, on the computer 
 (:mod:`.computers`); the hub bounds it (one question in flight per seat, a pace per connection)
 and drops an answer whose decision moved on meanwhile.
 
-Each candidate's one-line reason is made from the search's data for a person: how the futures
-the search tried after it looked for the seat (the game's evaluation, 0 … 1, as a number of
-100), and in Apokalypse, where the move changes the table at once, what it changes in the
+The candidates come in the order the search recommends them (the most tried first). Each one's
+one-line reason is made from the search's data for a person: how the futures the search tried
+after it looked for the seat (the game's evaluation, 0 … 1, as a number of 100 and in plain
+words), and in Apokalypse, where the move changes the table at once, what it changes in the
 forecast (how many of the seat's populaces the next horseman would kill if it rode now), worked
 out on a world drawn from what the seat knows.
 """
@@ -115,9 +116,11 @@ def advice(
     question: Question, state: GameState, explanation: Explanation, texts: Any, lang: str
 ) -> AdviceMessage:
     """The advice message: the best :data:`SHOWN` candidates, worded for the asking seat as its
-    choices are (``texts``: the game's texts in the game's language): the expert's own choice
-    first (an anchored search's is the rule of thumb's unless the search found better), then the
-    most searched."""
+    choices are (``texts``: the game's texts in the game's language), in the order the search
+    recommends them: the most tried first (a search spends its tries on the moves it finds
+    best), the better outlook first among moves tried alike. Not the expert's own pick first:
+    anchored to a rule of thumb, that may be a move the search tried less and found no better,
+    and a list led by it would put a weaker move above a stronger one."""
     seat = question.seat
     observation = state.observation(seat)
     names = seat_names(len(question.kinds), seat, lang, question.names, question.kinds)
@@ -135,11 +138,13 @@ def advice(
             }
         )
     seen = _Forecasts(state, seat, texts)
-    for candidate in explanation.candidates[:SHOWN]:
+    ranked = sorted(explanation.candidates, key=lambda c: (-c.visits, -c.mean))
+    for candidate in ranked[:SHOWN]:
         action = legal.get(candidate.action)
         if action is None:  # not offered here (cannot happen: the search ranks legal ones)
             continue
-        reason = [text(f"coach.outlook.{question.record.game}", lang, **_outlook(candidate.mean))]
+        outlook = _outlook(candidate.mean, lang)
+        reason = [text(f"coach.outlook.{question.record.game}", lang, **outlook)]
         changed = seen.change(action)
         if changed is not None:
             reason.append(text("coach.forecast", lang, before=changed[0], after=changed[1]))
@@ -161,9 +166,17 @@ def advice(
     }
 
 
-def _outlook(mean: float) -> Mapping[str, object]:
-    """How the futures tried after a move looked: a number of 100 for the catalog's sentence."""
-    return {"value": round(100 * max(0.0, min(1.0, mean)))}
+# How a newcomer hears an outlook of 0 … 100 (Apokalypse's evaluation: the chance to win,
+# weighed with the points): the lowest value of each word, best first.
+CHANCES = ((75, "very-good"), (60, "good"), (40, "even"), (25, "poor"), (0, "very-poor"))
+
+
+def _outlook(mean: float, lang: str) -> Mapping[str, object]:
+    """How the futures tried after a move looked, for the catalog's sentence: a number of 100
+    and, in plain words, what it means."""
+    value = round(100 * max(0.0, min(1.0, mean)))
+    band = next(word for floor, word in CHANCES if value >= floor)
+    return {"value": value, "chances": text(f"coach.chances.{band}", lang)}
 
 
 class _Forecasts:

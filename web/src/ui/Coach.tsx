@@ -3,37 +3,14 @@
 // choice worded as the choices are, the share of its search and a one-line reason, and each can
 // be lit on the table (the places and cards whose action it is). The learner still moves.
 // In a game whose creator offered the coach to everybody, the bar asks this person to agree.
-import { useEffect, useLayoutEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { GameConnection } from "../game/useGame";
 import type { Translate } from "../i18n";
 import type { AdviceCandidate, StateMessage } from "../protocol";
 import "./coach.css";
+import { useTableMark } from "./marks";
 
 const MARK = "coach-mark";
-
-/** The table's elements that make `action`: a place or a player (`data-action`), a hand card
- * (`data-actions`, every action that plays it), a choice button. */
-function lit(action: string): Element[] {
-  return [...document.querySelectorAll("[data-action], [data-actions]")].filter((el) => {
-    if (el.closest("#tutor")) return false; // the guided game's own words, not the table
-    const one = el.getAttribute("data-action");
-    const many = el.getAttribute("data-actions");
-    return one === action || (many !== null && many.split("|").includes(action));
-  });
-}
-
-function useMarks(action: string | null): void {
-  // A layout effect: the marks move in the same frame as the candidate shown, never a frame late.
-  useLayoutEffect(() => {
-    if (action === null) return;
-    const marked = lit(action);
-    for (const el of marked) el.classList.add(MARK);
-    marked[0]?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
-    return () => {
-      for (const el of marked) el.classList.remove(MARK);
-    };
-  });
-}
 
 export function CoachAgreement({ state, game, t }: { state: StateMessage; game: GameConnection; t: Translate }) {
   const coach = state.coach;
@@ -56,7 +33,8 @@ export function Coach({ state, game, t }: { state: StateMessage; game: GameConne
   const move = state.observation.move;
   const current = advice !== null && advice.move === move ? advice : null;
   useEffect(() => setShown(current?.candidates[0]?.action ?? null), [current]);
-  useMarks(current ? shown : null);
+  // The candidate shown is lit on the table, and the first place that makes it scrolled into view.
+  useTableMark(MARK, current ? shown : null, (first) => first.scrollIntoView?.({ block: "nearest", behavior: "smooth" }));
   if (!state.coach?.available || state.legal.length === 0 || state.observation.result) return null;
   return (
     <section class="coach" id="coach" aria-live="polite" data-state={game.asking ? "thinking" : current ? "advised" : "idle"}>
@@ -76,6 +54,9 @@ export function Coach({ state, game, t }: { state: StateMessage; game: GameConne
             <strong>{t("coachTitle")}</strong>
             <span class="dim">{t("coachNote")}</span>
           </div>
+          <p class="dim coach-order" id="coach-order">
+            {t("coachOrder")}
+          </p>
           <ol class="coach-candidates">
             {current.candidates.map((c: AdviceCandidate) => (
               <li class={`coach-candidate${shown === c.action ? " shown" : ""}`} data-coach-action={c.action}>
