@@ -9,6 +9,7 @@ import time
 
 import httpx
 
+from apokalypse.i18n import text
 from tests.helpers import create
 
 from .people import Message
@@ -48,6 +49,8 @@ def test_a_chosen_name_reaches_every_connection_the_log_and_the_summary(server: 
         ("  ", "A name needs at least one character."),
         ("x" * 25, "A name has at most 24 characters."),
         ("Ann\u0007", "A name cannot hold control characters."),
+        ("p2\u200b", text("server.name-invisible", "en")),  # would draw as a second "p2"
+        ("Medium (computer)", text("server.name-reserved", "en", name="Medium (computer)")),
     ]:
         ann.send(type="name", name=bad)
         assert ann.refused() == reason

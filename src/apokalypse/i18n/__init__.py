@@ -19,6 +19,7 @@ can both have a ``deal`` event. A new game's folder with its catalogs is found b
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -129,17 +130,24 @@ def seat_names(
     kinds: Sequence[str] = (),
 ) -> list[str]:
     """Each seat's name: the one its person ``chosen``, else a computer seat's level ("Medium
-    (computer)", from ``kinds``, where the catalog names it), else ``p1``, ``p2`` …; a name
-    two seats share is told apart by the seat ("Ann (p3)"), and the viewer's own seat is
-    marked ("p2 (you)")."""
+    (computer)", from ``kinds``, where the catalog names it), else ``p1``, ``p2`` …; names
+    that look alike (:func:`alike`: "Ann" and "ANN") are told apart by their seats ("Ann (p3)"),
+    and the viewer's own seat is marked ("p2 (you)")."""
     names = [_seat_name(q, chosen, kinds, lang) for q in range(players)]
-    shared = {name for name in names if names.count(name) > 1}
+    looks = [alike(name) for name in names]
     return [
         text("ui.you_mark", lang, name=name) if q == viewer else name
         for q, name in enumerate(
-            f"{name} (p{q + 1})" if name in shared else name for q, name in enumerate(names)
+            f"{name} (p{q + 1})" if looks.count(looks[q]) > 1 else name
+            for q, name in enumerate(names)
         )
     ]
+
+
+def alike(name: str) -> str:
+    """What a name reads as, to tell apart two that look the same ("Ann", "ANN", "Ａｎｎ"):
+    NFKC, case folded, without spaces."""
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def _seat_name(seat: int, chosen: Sequence[str | None], kinds: Sequence[str], lang: str) -> str:
@@ -156,6 +164,7 @@ __all__ = [
     "DEFAULT_LANG",
     "LANGS",
     "RefusalValues",
+    "alike",
     "catalog",
     "check_lang",
     "has",
