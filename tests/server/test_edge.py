@@ -354,6 +354,22 @@ def test_every_response_carries_the_security_headers(served: Served) -> None:
             assert found.get(name) == [value], (name, found)
 
 
+def test_no_schema_no_server_name_and_pages_answer_head(served: Served) -> None:
+    """The server does not describe itself: no generated schema or API pages, no ``server``
+    header naming what serves; and a page answers HEAD as it answers GET, without the body."""
+    for path in ("/openapi.json", "/docs", "/redoc"):
+        assert httpx.get(f"{served.http}{path}", timeout=TIMEOUT).status_code == 404, path
+    for path in ("/", "/games/some-game", "/games/some-game/replay", "/replay"):
+        got = httpx.get(f"{served.http}{path}", timeout=TIMEOUT)
+        head = httpx.head(f"{served.http}{path}", timeout=TIMEOUT)
+        assert got.status_code == head.status_code == 200, (path, head.status_code)
+        assert head.content == b"" and got.content, path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        for response in (got, head):
+            assert "server" not in response.headers, (path, response.headers)
+    assert "server" not in httpx.get(f"{served.http}/api/catalog", timeout=TIMEOUT).headers
+
+
 def test_an_unhandled_error_is_a_counted_500_with_the_headers(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
 

@@ -144,7 +144,11 @@ def create_app(
                 await listener
             await fanout.close()
 
-    app = FastAPI(title="Apokalypse", docs_url=None, redoc_url=None, lifespan=lifespan)
+    # No generated API pages and no schema: the protocol is documented in docs/protocol.md, and
+    # a schema served to anybody would only describe the attack surface.
+    app = FastAPI(
+        title="Apokalypse", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
     app.state.hub = hub
     app.state.settings = settings
     # Operations (edge.py, ops.py): the metrics are served on a listener of their own, never here.

@@ -40,26 +40,30 @@ def _page(name: str) -> Response:
     return FileResponse(path, media_type="text/html", headers=HTML_HEADERS)
 
 
+# A page answers HEAD as GET without the body (a link checker or a proxy's health check asks so).
+PAGE_METHODS = ["GET", "HEAD"]
+
+
 def add_pages(app: FastAPI) -> None:
     """Serve the lobby at ``/``, the game page at ``/games/{id}``, the replay page at
     ``/games/{id}/replay`` and ``/replay`` (a record file opened in it) and the assets at
     ``/static``."""
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=PAGE_METHODS, include_in_schema=False)
     async def lobby() -> Response:
         return _page("lobby.html")
 
-    @app.get("/games/{game_id}", include_in_schema=False)
+    @app.api_route("/games/{game_id}", methods=PAGE_METHODS, include_in_schema=False)
     async def game_page(game_id: str) -> Response:
         # The same page for every game and seat: the script reads the id and token from the URL.
         return _page("game.html")
 
-    @app.get("/games/{game_id}/replay", include_in_schema=False)
+    @app.api_route("/games/{game_id}/replay", methods=PAGE_METHODS, include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         # A finished game step by step; the same page opens a record file at /replay.
         return _page("replay.html")
 
-    @app.get("/replay", include_in_schema=False)
+    @app.api_route("/replay", methods=PAGE_METHODS, include_in_schema=False)
     async def opened_replay_page() -> Response:
         return _page("replay.html")
 

@@ -308,6 +308,7 @@ def uvicorn_config(app: FastAPI, listen: Listen) -> Config:
         log_config=logging_config(listen.log_format),
         log_level=log_level(listen.log_format),
         access_log=False,  # a player's link carries their seat's token in its query string
+        server_header=False,  # what serves the answers is nobody's business
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or None,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
