@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from apokalypse.server import pages
-from tests.browser.playing import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.playing import CHROMIUM, CHROMIUM_ARGS, chromium
 from tests.server.served import APOKALYPSE, Server, started
 from tests.services import missing
 
@@ -49,9 +49,5 @@ def browser() -> Iterator[Browser]:
         missing(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
     if not (pages.DIST / "game.html").is_file():
         pytest.fail(f"{pages.DIST} is missing: build the pages with `make web`")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium(CHROMIUM, CHROMIUM_ARGS) as launched:
+        yield launched

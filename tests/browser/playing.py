@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from playwright.sync_api import (
     Page,
     ViewportSize,
     expect,
+    sync_playwright,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -32,6 +35,20 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@contextmanager
+def chromium(executable: Path, args: list[str]) -> Iterator[Browser]:
+    """Chromium (``executable``: Debian's, or a wrapper that starts it) launched by Playwright
+    with ``args``, closed when done."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(executable), args=args)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
 # Every wait in the browser: a healthy page answers in milliseconds, a busy one later.
 WAIT_MS = 30_000
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}

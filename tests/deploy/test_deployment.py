@@ -43,7 +43,7 @@ import pytest
 import trustme
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apokalypse.bench import proxy
@@ -55,6 +55,7 @@ from tests.browser.playing import (
     READY,
     WAIT_MS,
     choose,
+    chromium,
     click_decision,
     close_ride,
     move,
@@ -263,12 +264,8 @@ def chromium_in(where: Namespace, folder: Path, spki: str) -> Iterator[Browser]:
     wrapper.write_text(f'#!/bin/sh\nexec {IP} netns exec {where.name} {CHROMIUM} "$@"\n')
     wrapper.chmod(0o755)
     args = [*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={spki}"]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(wrapper), args=args)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(wrapper, args) as browser:
+        yield browser
 
 
 def established(port: int) -> int:

@@ -20,6 +20,8 @@ from apokalypse.server.app import create_app
 from apokalypse.server.hub import MAX_FRAME, Hub
 from apokalypse.server.settings import Settings
 
+from .served import Addressed
+
 START = 120.0  # seconds for the server to answer (migrations included), on a busy machine too
 # Seconds a wait on the server (a call on its loop, a poll) may take before it fails: only a hang
 # fails it, never a busy machine.
@@ -28,18 +30,10 @@ T = TypeVar("T")
 
 
 @dataclass
-class Running:
+class Running(Addressed):
     app: FastAPI
     port: int
     loop: asyncio.AbstractEventLoop
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, game_id: str, token: str | None = None) -> str:
-        query = f"?token={token}" if token is not None else ""
-        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}{query}"
 
     @property
     def hub(self) -> Hub:

@@ -35,7 +35,21 @@ def free_port() -> int:
         return port
 
 
-class Server:
+class Addressed:
+    """A server listening on 127.0.0.1:``port``: its HTTP base and a game's WebSocket URL."""
+
+    port: int
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, game_id: str, token: str | None = None) -> str:
+        query = f"?token={token}" if token is not None else ""
+        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}{query}"
+
+
+class Server(Addressed):
     """``apokalypse serve`` as a subprocess over one database file; restartable."""
 
     def __init__(self, database: Path, *options: str) -> None:
@@ -49,14 +63,6 @@ class Server:
         self.out = database.with_suffix(".out")
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, game_id: str, token: str | None = None) -> str:
-        query = f"?token={token}" if token is not None else ""
-        return f"ws://127.0.0.1:{self.port}/ws/games/{game_id}{query}"
 
     def start(self) -> None:
         self.port = free_port()

@@ -57,7 +57,7 @@ from .memory import TRIM
 from .metrics import Metrics
 from .settings import Settings
 from .store import Store, StoreError
-from .talk import LINE_BURST, LINE_RATE, Listener
+from .talk import Listener
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
 CLOSE_NOT_FOUND = 4404  # no such game
@@ -99,11 +99,18 @@ class Connection:
     sent: int  # how many of the game's events this connection has been sent
     said: Stable | None = None  # what its last message said (seat.stable): none sent yet
     shown: int | None = None  # the move of the observation it was last sent
-    bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
-    whys: Bucket = field(default_factory=lambda: Bucket(WHY_RATE, WHY_BURST))
+    # What its paces count by: the hub's clock (a test's may stand still).
+    clock: Callable[[], float] = time.monotonic
+    bucket: Bucket = field(init=False)  # its messages
+    whys: Bucket = field(init=False)  # its questions why not
     dropped: int = 0
-    talk: Listener = field(default_factory=Listener)  # its name, pace and talk sent (talk.py)
+    talk: Listener = field(init=False)  # its name, pace and talk sent (talk.py)
     coach: Bucket | None = None  # its pace of questions to the coach (made on the first)
+
+    def __post_init__(self) -> None:
+        self.bucket = Bucket(RATE, BURST, self.clock)
+        self.whys = Bucket(WHY_RATE, WHY_BURST, self.clock)
+        self.talk = Listener(clock=self.clock)
 
     def blocked(self) -> bool:
         """Whether this message is dropped unread (the connection sent too many)."""
@@ -738,7 +745,7 @@ class Hub:
                 raise Refused(message("coach-busy", lang))
             if connection.coach is None:
                 per_second = settings.coach_per_minute / 60
-                connection.coach = Bucket(per_second, settings.coach_burst, self.clock)
+                connection.coach = Bucket(per_second, settings.coach_burst, connection.clock)
             wait = connection.coach.take()
             if wait > 0:
                 raise Refused(message("coach-pace", lang, seconds=max(1, round(wait))))
@@ -825,15 +832,8 @@ class Hub:
         if token is not None and seat is None:
             await shut(websocket, CLOSE_FORBIDDEN, "this token opens no seat of this game")
             return
-        clock = self.clock  # its paces count by the hub's clock (a test's may stand still)
-        connection = Connection(  # the whole log so far, in its own view
-            websocket,
-            seat,
-            0,
-            bucket=Bucket(RATE, BURST, clock),
-            whys=Bucket(WHY_RATE, WHY_BURST, clock),
-            talk=Listener(pace=Bucket(LINE_RATE, LINE_BURST, clock)),
-        )
+        # The whole log so far, in its own view.
+        connection = Connection(websocket, seat, 0, clock=self.clock)
         while not await self.join(room, connection):
             # Released or evicted meanwhile: the game rebuilt from the store is the one to join.
             try:

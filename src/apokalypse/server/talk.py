@@ -14,6 +14,8 @@ apart, so a player refused for a full table learns nothing of how much the spect
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from apokalypse.wire.talk import CHANNELS, HISTORY, Channel, TalkLine, may_read
@@ -78,7 +80,11 @@ class Listener:
 
     name: str | None = None
     heard: dict[Channel, int] = field(default_factory=lambda: dict.fromkeys(CHANNELS, 0))
-    pace: Bucket = field(default_factory=lambda: Bucket(LINE_RATE, LINE_BURST))
+    clock: Callable[[], float] = time.monotonic  # what its pace counts by (the hub's clock)
+    pace: Bucket = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pace = Bucket(LINE_RATE, LINE_BURST, self.clock)
 
     def may_say(self) -> bool:
         """Whether this connection may say a line now; takes it if so."""
