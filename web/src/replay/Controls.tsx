@@ -1,7 +1,7 @@
 // The replay's controls: first, previous, play/pause with a speed, next, last, a slider over
 // every step, the step shown, and the keyboard (arrows, Home/End, space) anywhere on the page
 // but in a field of its own.
-import { useEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
 import type { Translate } from "../i18n";
 import type { Replay } from "./frames";
 
@@ -19,7 +19,9 @@ export function Controls({ replay, step, go, t }: ControlsProps) {
   const [speed, setSpeed] = useState(2);
   const last = replay.steps;
 
-  useEffect(() => {
+  // A layout effect: pausing clears the next step's timer in the same commit, so a timer that
+  // would fire before a deferred effect ran cannot step once more after the pause.
+  useLayoutEffect(() => {
     if (!playing) return;
     if (step >= last) {
       setPlaying(false);
@@ -29,7 +31,8 @@ export function Controls({ replay, step, go, t }: ControlsProps) {
     return () => window.clearTimeout(timer);
   }, [playing, step, speed, last]);
 
-  useEffect(() => {
+  // Also in the commit: a key pressed right after a step must step from the step drawn.
+  useLayoutEffect(() => {
     const key = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       const target = event.target instanceof HTMLElement ? event.target : null;

@@ -2,7 +2,7 @@
 // step by step from any seat's view or the spectator's, drawn by the same tables as a live game.
 // The address keeps the viewer and the step (?viewer=2&step=120), so a link shares that moment.
 import { Brand, GAME_TITLE } from "../ui/Brand";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApokalypsePage } from "../apokalypse/ApokalypsePage";
 import { ApokerlypsePage } from "../apokerlypse/ApokerlypsePage";
 import { asLang, browserLang, translator, type Translate } from "../i18n";
@@ -112,8 +112,9 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
     document.title = `${t("replayTitle")} · ${GAME_TITLE[gameName]}${gameId ? ` · ${gameId}` : ""}`;
   }, [lang, gameName]);
 
-  // Page state for tests and styles.
-  useEffect(() => {
+  // Page state for tests and styles, set in the same commit as the DOM it describes (a
+  // deferred effect let a test read the step before the one already drawn).
+  useLayoutEffect(() => {
     const body = document.body.dataset;
     body.loading = loading ? "yes" : "no";
     if (replay === null || obs === undefined) return;
