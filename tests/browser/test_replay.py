@@ -14,6 +14,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from apokalypse.engine.record import GameRecord, replay
+from apokalypse.server import changes
 from tests.browser.playing import PHONE, Person, close_ride, person, screenshot
 from tests.server.seeded import seeded
 from tests.server.served import Server
@@ -33,8 +34,10 @@ def finished(server: Server, game: str, lang: str) -> str:
 
 
 def frames(server: Server, game_id: str, viewer: str) -> dict[str, Any]:
+    """The server's replay with every frame rebuilt (it sends the first and each change)."""
     url = f"{server.http}/api/games/{game_id}/replay?viewer={viewer}"
     made: dict[str, Any] = httpx.get(url, timeout=TIMEOUT).json()
+    made["frames"] = changes.frames(made.pop("first"), made.pop("changes"))
     return made
 
 
@@ -185,6 +188,7 @@ def test_apokerlypse_on_a_phone_in_german(
     page.goto(f"{server.http}/games/{game_id}/replay?viewer=2&step=3")
     at(page, 3, "2")
     shows_frame(page, seat, 3)
+    expect(page.locator("#auto-answer")).to_have_count(0)  # a seat's live setting: not here
     expect(page.locator("#replay-step")).to_have_text(f"Schritt 3 von {steps}")
     controls = page.locator("#replay-controls")
     expect(controls).to_be_in_viewport()  # kept at the bottom of the screen

@@ -35,8 +35,9 @@ SECURITY = {
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
-    "cross-origin-opener-policy": "same-origin",
 }
+# Only where the browser obeys it: HTTPS or a loopback host (these tests' 127.0.0.1).
+OPENER = ("cross-origin-opener-policy", "same-origin")
 GAME = {"game": "apokalypse", "players": 2, "seats": ["human", "heuristic"]}
 
 
@@ -340,7 +341,7 @@ def test_every_response_carries_the_security_headers(served: Served) -> None:
     ]
     assert [r.status_code for r in responses] == [200, 200, 200, 200, 404, 404, 422, 405, 200]
     for response in responses:
-        for name, value in SECURITY.items():
+        for name, value in (*SECURITY.items(), OPENER):
             assert response.headers.get_list(name) == [value], (response.url, name)
     # The limits' own answers too (the edge's and the HTTP protocol's).
     raw = Raw(served.port)
@@ -352,6 +353,29 @@ def test_every_response_carries_the_security_headers(served: Served) -> None:
     for found in (refused, garbled):
         for name, value in SECURITY.items():
             assert found.get(name) == [value], (name, found)
+    assert refused.get(OPENER[0]) == [OPENER[1]]
+    # A request the HTTP protocol could not read names no origin: no opener policy to set.
+    assert OPENER[0] not in garbled
+
+
+def test_the_opener_policy_only_where_the_browser_obeys_it(served: Served) -> None:
+    """Plain HTTP on a network address is not a trustworthy origin: a browser ignores a
+    Cross-Origin-Opener-Policy there and logs an error for it on every page load. Loopback
+    hosts are trustworthy over plain HTTP (HTTPS behind a proxy: tests/server/test_ops.py)."""
+    for host, sent in (
+        ("192.0.2.5:8000", False),
+        ("games.example.org", False),
+        ("localhost:8000", True),
+        ("127.0.0.1", True),
+        ("[::1]:8000", True),
+    ):
+        for path in ("/", "/api/catalog"):
+            response = httpx.get(f"{served.http}{path}", headers={"Host": host}, timeout=TIMEOUT)
+            assert response.status_code == 200, (host, path)
+            found = response.headers.get_list(OPENER[0])
+            assert found == ([OPENER[1]] if sent else []), (host, path, found)
+            for name, value in SECURITY.items():
+                assert response.headers.get_list(name) == [value], (host, path, name)
 
 
 def test_no_schema_no_server_name_and_pages_answer_head(served: Served) -> None:

@@ -336,6 +336,15 @@ def test_forwarded_headers_are_believed_only_from_named_proxies(tmp_path: Path) 
         assert links_scheme(alone) == "http"
         behind.start()
         assert links_scheme(behind) == "https"
+        # So is the page's origin: a browser obeys the opener policy over HTTPS only (and on
+        # loopback hosts), so it is sent only where a believed proxy says HTTPS.
+        for server, sent in ((alone, []), (behind, ["same-origin"])):
+            page = httpx.get(
+                f"{server.http}/",
+                headers={"Host": "games.example.org", "X-Forwarded-Proto": "https"},
+                timeout=TIMEOUT,
+            )
+            assert page.headers.get_list("cross-origin-opener-policy") == sent
     finally:
         alone.stop()
         behind.stop()

@@ -1,7 +1,8 @@
 """A finished game's record and replay over HTTP (server/replays.py): the record only once the game
 is over and without a token's hash, the replay's frames exactly what the game's seat views make
-of a fresh replay of that record, a record file sent from the page (good, corrupt, too big), and
-the bounds (bad viewer, unknown or running game, too many replays made from one address)."""
+of a fresh replay of that record (sent as the first frame and each later one's change), a record
+file sent from the page (good, corrupt, too big), and the bounds (bad viewer, unknown or running
+game, too large a replay, too many replays asked for from one address, each request counted)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from apokalypse.engine.record import GameRecord, replay, start
 from apokalypse.i18n import seat_names
 from apokalypse.i18n.texts import texts_for
 from apokalypse.server import replays
+from apokalypse.server.changes import frames
 from apokalypse.server.settings import Settings
 from apokalypse.wire import seat_views, state_adapter
 from apokalypse.wire.seat import Table
@@ -49,6 +51,13 @@ def finished(server: Running, game: str = "apokalypse", **body: Any) -> str:
     return game_id
 
 
+def frames_of(replayed: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every frame of a replay as the server sent it (the first, then each one's change)."""
+    assert "frames" not in replayed
+    made: list[dict[str, Any]] = frames(replayed["first"], replayed["changes"])
+    return made
+
+
 def expected_frame(record: GameRecord, viewer: int | None, step: int) -> dict[str, Any]:
     """What the seat view of ``viewer`` makes at ``step`` of a fresh replay of ``record``,
     serialised as the wire does (decisions left out: a replay is watched)."""
@@ -67,6 +76,7 @@ def expected_frame(record: GameRecord, viewer: int | None, step: int) -> dict[st
     made["legal"] = []
     made["text"]["question"] = ""
     made["text"]["choices"] = []
+    made["auto"] = None
     return made
 
 
@@ -129,17 +139,19 @@ def test_the_replays_frames_are_the_seat_views_of_a_fresh_replay(
         kinds = record.meta["seats"]
         assert replayed["names"] == seat_names(2, None, "de", [None, "Ann <b>"], kinds)
         assert replayed["names"][1] == "Ann <b>"
-        frames = replayed["frames"]
-        assert len(frames) == steps + 1
+        shown = frames_of(replayed)
+        assert len(shown) == steps + 1
         for step in (0, 1, steps // 2, steps):
-            assert frames[step] == expected_frame(record, seat, step), (viewer, step)
-        assert all(frame["legal"] == [] and frame["text"]["question"] == "" for frame in frames)
-        last = frames[-1]["observation"]
+            assert shown[step] == expected_frame(record, seat, step), (viewer, step)
+        assert all(frame["legal"] == [] and frame["text"]["question"] == "" for frame in shown)
+        # nor a seat's live setting, as if it could be changed in a replay
+        assert all(frame["auto"] is None for frame in shown)
+        last = shown[-1]["observation"]
         assert "result" in last or last.get("step") == "over"
     # The seats' hands differ: each viewer's frame is its own.
     first = httpx.get(f"{server.http}/api/games/{game_id}/replay?viewer=1", timeout=TIMEOUT).json()
     second = httpx.get(f"{server.http}/api/games/{game_id}/replay?viewer=2", timeout=TIMEOUT).json()
-    assert first["frames"][1]["observation"] != second["frames"][1]["observation"]
+    assert frames_of(first)[1]["observation"] != frames_of(second)[1]["observation"]
 
 
 def test_a_bad_viewer_is_named(server: Running) -> None:
@@ -162,8 +174,8 @@ def test_a_record_file_opened_in_the_page(server: Running) -> None:
     record = GameRecord.from_bytes(good)
     record.meta["seats"] = ["human"] * 3  # the file names none the server takes
     assert replayed["id"] is None and replayed["viewer"] == 2 and replayed["verified"] is True
-    assert replayed["steps"] == len(record.actions) == len(replayed["frames"]) - 1
-    assert replayed["frames"][100] == expected_frame(record, 2, 100)
+    assert replayed["steps"] == len(record.actions) == len(frames_of(replayed)) - 1
+    assert frames_of(replayed)[100] == expected_frame(record, 2, 100)
 
     corrupt = json.loads(good)
     corrupt["actions"][50] = "play nothing"
@@ -202,31 +214,94 @@ def test_a_record_file_opened_in_the_page(server: Running) -> None:
     assert response.status_code == 413 and str(replays.MAX_STEPS) in response.json()["detail"]
 
 
-def test_making_replays_is_rate_limited_per_address(tmp_path: Path) -> None:
+def test_every_replay_request_counts_against_its_address(tmp_path: Path) -> None:
+    """Made, served from the cache, or refused: each request draws on the address's allowance
+    (a replay kept in the cache is still a request that costs unzipping or sending it)."""
     settings = Settings(create_burst=3, create_per_minute=1.0)
     good = json.loads((RECORDS / "apokerlypse-game-0.json").read_bytes())
     with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings) as server:
         url = f"{server.http}/api/replays"
         statuses = []
-        for index in range(4):  # each a different file: none comes from the cache
-            good["meta"]["index"] = 1000 + index
+        for _ in range(4):  # one file: made once, then from the cache
             response = httpx.post(url, content=json.dumps(good).encode(), timeout=TIMEOUT)
             statuses.append(response.status_code)
         assert statuses == [200, 200, 200, 429], statuses
         assert "try again in" in response.json()["detail"] and response.headers["retry-after"]
-        # One already made is served from the cache, bucket or not.
-        good["meta"]["index"] = 1000
-        assert (
-            httpx.post(url, content=json.dumps(good).encode(), timeout=TIMEOUT).status_code == 200
-        )
+        game = httpx.get(f"{server.http}/api/games/nope/replay", timeout=TIMEOUT)
+        assert game.status_code == 429, game.text  # before the store is asked
+    with serving(f"sqlite:///{tmp_path / 'other.sqlite3'}", settings) as server:
+        url = f"{server.http}/api/games/nope/replay"
+        statuses = [httpx.get(url, timeout=TIMEOUT).status_code for _ in range(4)]
+        assert statuses == [404, 404, 404, 429], statuses  # refusals count too
+
+
+def test_a_replay_past_the_size_bound_is_refused_naming_it(tmp_path: Path) -> None:
+    # A bound below this 235-action game's replay (some 100 KB): refused as it passes it.
+    settings = Settings(replay_bytes=40_000)
+    good = (RECORDS / "apokalypse-game-1.json").read_bytes()
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings) as server:
+        response = httpx.post(f"{server.http}/api/replays", content=good, timeout=TIMEOUT)
+        assert response.status_code == 413, response.text
+        detail = response.json()["detail"]
+        assert "larger than 40000 bytes" in detail and "of 235" in detail, detail
+        small = (RECORDS / "apokerlypse-game-1.json").read_bytes()  # 63 actions: within it
+        response = httpx.post(f"{server.http}/api/replays", content=small, timeout=TIMEOUT)
+        assert response.status_code == 200 and len(response.content) < 40_000, response.text
 
 
 def test_a_replay_is_compressed_when_asked_for(server: Running) -> None:
     game_id = finished(server, game="apokerlypse")
     url = f"{server.http}/api/games/{game_id}/replay"
-    raw = httpx.get(url, headers={"Accept-Encoding": "identity"}, timeout=TIMEOUT)
-    assert "content-encoding" not in raw.headers
     packed = httpx.get(url, headers={"Accept-Encoding": "gzip"}, timeout=TIMEOUT)
     assert packed.headers["content-encoding"] == "gzip"
-    assert int(packed.headers["content-length"]) < len(raw.content) / 4
-    assert packed.json() == raw.json()  # httpx unpacks it
+    assert packed.headers["vary"] == "Accept-Encoding"
+    # A client that takes no gzip gets it unzipped as it is sent (streamed: no length known
+    # ahead, never the whole unzipped body in the server's memory).
+    for asked in ("identity", "gzip;q=0, br", ""):
+        raw = httpx.get(url, headers={"Accept-Encoding": asked}, timeout=TIMEOUT)
+        assert raw.status_code == 200, (asked, raw.text)
+        assert "content-encoding" not in raw.headers, asked
+        assert raw.headers.get("transfer-encoding") == "chunked", (asked, raw.headers)
+        assert int(packed.headers["content-length"]) < len(raw.content) / 4
+        assert packed.json() == raw.json()  # httpx unpacks the gzipped one
+
+
+@pytest.mark.parametrize(
+    "name", ["apokalypse-game-0.json", "apokalypse-game-1.json", "apokerlypse-game-2.json"]
+)
+def test_the_changes_rebuild_every_frame_exactly_for_every_viewer(name: str) -> None:
+    """Golden: the frames rebuilt from the first and the changes are, step by step, the whole
+    frames the seat view makes (what the replay sent before it sent changes), for every seat
+    and the spectator. A change is made of two frames of the same viewer, so it tells that
+    viewer nothing its frames do not."""
+    record = GameRecord.from_bytes((RECORDS / name).read_bytes())
+    players = int(start(record)[1].observation(None)["players"])
+    for seat in [None, *range(players)]:
+        viewer = "spectator" if seat is None else str(seat + 1)
+        replayed = json.loads(replays.make_replay(record, viewer, "en"))
+        assert len(replayed["changes"]) == len(record.actions)
+        assert frames_of(replayed) == whole_frames(record, seat), (name, viewer)
+
+
+def whole_frames(record: GameRecord, viewer: int | None) -> list[dict[str, Any]]:
+    """Every frame of ``record`` whole, as ``viewer`` saw it (one replay, step by step)."""
+    game, state = start(record)
+    views = seat_views(record.game, texts_for(record.game, record.config, "en"))
+    wire = state_adapter(record.game)
+    players = int(state.observation(None)["players"])
+    kinds = replays.seat_kinds(record, players)
+    names = replays.seat_chosen_names(record, players)
+    table = Table(kinds, frozenset(), frozenset(), None, "en", names=names)
+    made = []
+    events = list(state.opening)
+    for step in range(len(record.actions) + 1):
+        if step:
+            events = state.apply(game.parse_action(record.actions[step - 1]))
+        frame: dict[str, Any] = json.loads(
+            wire.dump_json(views.view(state, viewer, events, table, step == 0))
+        )
+        frame["legal"] = []
+        frame["text"] = {**frame["text"], "question": "", "choices": []}
+        frame["auto"] = None
+        made.append(frame)
+    return made

@@ -11,7 +11,10 @@ responses and break WebSockets), installed once by ``create_app``.
   rest of that body is never read, so the connection can serve no further request.
 - Every HTTP response (pages, API, static files, errors) carries :data:`SECURITY_HEADERS`: a
   Content-Security-Policy that allows the built pages and nothing else, no framing, no MIME
-  sniffing, no referrer (a game page's address holds its seat's token).
+  sniffing, no referrer (a game page's address holds its seat's token). A response to a request
+  from a potentially trustworthy origin (:func:`trustworthy`: HTTPS, or a loopback host) carries
+  :data:`OPENER_POLICY` too: browsers ignore a Cross-Origin-Opener-Policy from any other origin
+  (plain HTTP on a network address) and log an error on every page load for it.
 - An exception the app does not handle is answered 500 (with those headers, which Starlette's own
   error page would lack) and counted, as is every other 5xx, into ``metrics.errors``.
 
@@ -25,9 +28,11 @@ import asyncio
 import json
 import logging
 
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .metrics import Metrics
+from .reach import HOST, is_loopback
 
 MAX_BODY = 16 * 1024  # bytes
 # The paths that take a bigger body, and how big: a record file opened in the replay page.
@@ -55,9 +60,9 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
-    (b"cross-origin-opener-policy", b"same-origin"),
 )
-_SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
+OPENER_POLICY = (b"cross-origin-opener-policy", b"same-origin")
+_SECURITY_NAMES = frozenset(name for name, _ in (*SECURITY_HEADERS, OPENER_POLICY))
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +75,26 @@ class _Gone(Exception):
     """The client went away before its body was complete."""
 
 
-def with_security_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """``headers`` with :data:`SECURITY_HEADERS`, replacing any of the same names (a page may
-    set one of them itself: it is sent once, as here)."""
+def trustworthy(scope: Scope) -> bool:
+    """Whether the browser that sent this request sees a potentially trustworthy origin (the
+    only kind whose Cross-Origin-Opener-Policy it obeys): HTTPS (behind a trusted proxy uvicorn
+    has set the scheme from its ``X-Forwarded-Proto``), or a loopback host in the Host header
+    the browser sent (``localhost``, ``127.0.0.1``, ``[::1]``)."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    host = Headers(scope=scope).get("host")
+    found = HOST.fullmatch(host.strip()) if host else None
+    return found is not None and is_loopback(found["host"])
+
+
+def with_security_headers(
+    headers: list[tuple[bytes, bytes]], opener_policy: bool = False
+) -> list[tuple[bytes, bytes]]:
+    """``headers`` with :data:`SECURITY_HEADERS` (and :data:`OPENER_POLICY` where the request's
+    origin is :func:`trustworthy`), replacing any of the same names (a page may set one of them
+    itself: it is sent once, as here)."""
     kept = [(name, value) for name, value in headers if name.lower() not in _SECURITY_NAMES]
-    return kept + list(SECURITY_HEADERS)
+    return kept + list(SECURITY_HEADERS) + ([OPENER_POLICY] if opener_policy else [])
 
 
 class Edge:
@@ -110,12 +130,15 @@ class Edge:
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
+        opener_policy = trustworthy(scope)
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = with_security_headers(list(message.get("headers", [])))
+                message["headers"] = with_security_headers(
+                    list(message.get("headers", [])), opener_policy
+                )
                 if message["status"] >= 500:
                     self._count("http")
             await send(message)

@@ -4,16 +4,19 @@ The pages are a TypeScript/Preact front end (``web/`` at the repository root) th
 ``apokalypse/web/dist`` (``make web``): three HTML files and hashed assets under ``/static/``. They
 show the observations the server sends and send back action texts from its ``legal`` list; no game
 logic runs in the browser. A seat's token stays in the page's own address and is never written into
-the HTML. Without a build every page answers 503 saying how to make one.
+the HTML. Without a build every page answers 503 saying how to make one. Every file is sent
+precompressed where the browser takes it, the hashed assets cached for good
+(:mod:`.precompressed`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+
+from .precompressed import Assets
 
 DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
 
@@ -33,11 +36,15 @@ MISSING = """<!doctype html>
 """
 
 
-def _page(name: str) -> Response:
+# check_dir=False: the server starts without a build (its pages then answer 503).
+ASSETS = Assets(directory=DIST, check_dir=False)
+
+
+def _page(name: str, request: Request) -> Response:
     path = DIST / name
     if not path.is_file():
         return HTMLResponse(MISSING, status_code=503, headers={"Cache-Control": "no-store"})
-    return FileResponse(path, media_type="text/html", headers=HTML_HEADERS)
+    return ASSETS.answer(path, request.headers, HTML_HEADERS)
 
 
 # A page answers HEAD as GET without the body (a link checker or a proxy's health check asks so).
@@ -50,22 +57,21 @@ def add_pages(app: FastAPI) -> None:
     ``/static``."""
 
     @app.api_route("/", methods=PAGE_METHODS, include_in_schema=False)
-    async def lobby() -> Response:
-        return _page("lobby.html")
+    async def lobby(request: Request) -> Response:
+        return _page("lobby.html", request)
 
     @app.api_route("/games/{game_id}", methods=PAGE_METHODS, include_in_schema=False)
-    async def game_page(game_id: str) -> Response:
+    async def game_page(request: Request, game_id: str) -> Response:
         # The same page for every game and seat: the script reads the id and token from the URL.
-        return _page("game.html")
+        return _page("game.html", request)
 
     @app.api_route("/games/{game_id}/replay", methods=PAGE_METHODS, include_in_schema=False)
-    async def replay_page(game_id: str) -> Response:
+    async def replay_page(request: Request, game_id: str) -> Response:
         # A finished game step by step; the same page opens a record file at /replay.
-        return _page("replay.html")
+        return _page("replay.html", request)
 
     @app.api_route("/replay", methods=PAGE_METHODS, include_in_schema=False)
-    async def opened_replay_page() -> Response:
-        return _page("replay.html")
+    async def opened_replay_page(request: Request) -> Response:
+        return _page("replay.html", request)
 
-    # check_dir=False: the server starts without a build (its pages then answer 503).
-    app.mount("/static", StaticFiles(directory=DIST, check_dir=False), name="static")
+    app.mount("/static", ASSETS, name="static")

@@ -10,7 +10,9 @@
   the observation, that step's events in the viewer's view, their log sentences, the forecast,
   the card facts in the first frame. No frame offers a decision (``legal`` is empty, no
   question): a replay is watched, not played. Once a game is over anybody may see any seat's
-  view, as the terminal's ``apokalypse replay --seat`` shows it from the record.
+  view, as the terminal's ``apokalypse replay --seat`` shows it from the record. The first frame
+  is sent whole (``first``), every later one as its change from the one before (``changes``,
+  :mod:`.changes`): a tenth of the frames' size.
 - ``POST /api/replays?viewer=…&lang=…``: the same frames for a record file sent as the body (the
   page's "open a record file"), up to :data:`MAX_UPLOAD` bytes (:mod:`.edge` lets this path's
   body be that big); a record that does not replay is answered 400 with the engine's one-line
@@ -18,8 +20,12 @@
 
 Making a replay re-applies every action and renders a view per step: done in a worker thread,
 at most :data:`BUILDS_AT_ONCE` at a time, each made replay kept gzipped in a small LRU
-(:data:`CACHED`), and every replay made (not served from that cache) drawn from a per-address
-token bucket like game creation. A replay shows at most :data:`MAX_STEPS` actions.
+(:data:`CACHED`). Every replay asked for, made or served from that cache, is drawn from a
+per-address token bucket like game creation. A replay shows at most :data:`MAX_STEPS` actions
+and is at most :attr:`.Settings.replay_bytes` long unzipped: one that would be longer (a record
+at the bounds of its deck and length) is refused as soon as it passes that, naming the bound,
+never held whole. It is sent gzipped; to a client that does not take gzip it is unzipped as it
+is sent, a piece at a time (:data:`PIECE`), never whole in memory.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ import asyncio
 import gzip
 import hashlib
 import json
+import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
 from apokalypse.engine.errors import EngineError, RecordError
 from apokalypse.engine.record import GameRecord, apply_recorded, replay, start
@@ -44,14 +51,18 @@ from apokalypse.wire import seat_views, state_adapter
 from apokalypse.wire.seat import Table
 from apokalypse.wire.talk import BadText, check_name
 
+from .changes import change
 from .edge import LARGER_BODIES
 from .hub import Hub
 from .limits import Allowance
+from .precompressed import accepts
+from .settings import Settings
 from .store import StoreError
 
 MAX_UPLOAD = LARGER_BODIES["/api/replays"]  # bytes of a record file (a long game's: ~30 KB)
 MAX_STEPS = 3000  # actions a replay shows (a 6-player Apokalypse game takes some 400)
-CACHED = 32  # replays kept, gzipped (a long game's is ~60 KB)
+CACHED = 32  # replays kept, gzipped (a 600-action game's is ~25 KB)
+PIECE = 1 << 16  # bytes unzipped at a time for a client that does not take gzip
 BUILDS_AT_ONCE = 2  # replays made at the same time, each on a worker thread
 # What a downloaded record keeps of the stored meta (its chosen names added: see `finished`).
 PUBLIC_META = ("seats", "names", "lang", "timer")
@@ -128,12 +139,16 @@ def seat_chosen_names(record: GameRecord, players: int) -> list[str | None]:
 
 
 def make_replay(
-    record: GameRecord, viewer_text: str, lang: str, game_id: str | None = None
+    record: GameRecord,
+    viewer_text: str,
+    lang: str,
+    game_id: str | None = None,
+    limit: int = Settings.replay_bytes,
 ) -> bytes:
     """The replay of ``record`` as ``viewer_text`` saw it, in ``lang``, as JSON: the game, the
-    seats, the names each seat goes by and one frame per step (blocking: run it on a thread).
-    A :class:`RecordError` when the record does not replay, a :class:`Refusal` for a bad
-    viewer or too long a game."""
+    seats, the names each seat goes by, the first frame and each later one's change
+    (blocking: run it on a thread). A :class:`RecordError` when the record does not replay, a
+    :class:`Refusal` for a bad viewer, too long a game or too large a replay."""
     if len(record.actions) > MAX_STEPS:
         raise Refusal(
             413, f"the game has {len(record.actions)} actions; a replay shows at most {MAX_STEPS}"
@@ -148,17 +163,28 @@ def make_replay(
     table = Table(kinds, frozenset(), frozenset(), None, lang, names=chosen)
     digest = record.start_digest(state.opening)
 
-    def frame(events: list[Any], first: bool) -> bytes:
+    def frame(events: list[Any], first: bool) -> Any:
         made = views.view(state, viewer, events, table, first)
-        # Watched, not played: no decision is offered, whoever's it was.
-        watched = {**made, "legal": [], "text": {**made["text"], "question": "", "choices": []}}
-        return wire.dump_json(watched)  # type: ignore[arg-type]
+        # Watched, not played: no decision is offered, whoever's it was, and no live setting of
+        # the seat (its automatic answers) is shown as if it could be changed.
+        watched = {
+            **made,
+            "legal": [],
+            "text": {**made["text"], "question": "", "choices": []},
+            "auto": None,
+        }
+        return wire.dump_python(watched, mode="json")  # type: ignore[arg-type]
 
-    frames = [frame(list(state.opening), True)]
+    before = frame(list(state.opening), True)
+    written = Bounded(limit, len(record.actions))
+    first = written.add(before, 0)
+    changes: list[bytes] = []
     for number, text in enumerate(record.actions, 1):
         events = apply_recorded(game, state, number, text)
         digest.add(events)
-        frames.append(frame(events, False))
+        now = frame(events, False)
+        changes.append(written.add(change(before, now), number))
+        before = now
     result = state.result
     head = {
         "id": game_id,
@@ -175,7 +201,25 @@ def make_replay(
         else digest.hexdigest() == record.events_sha256,
     }
     opening = json.dumps(head, separators=(",", ":"))[:-1].encode()
-    return opening + b',"frames":[' + b",".join(frames) + b"]}"
+    return opening + b',"first":' + first + b',"changes":[' + b",".join(changes) + b"]}"
+
+
+class Bounded:
+    """A replay's parts as they are written, refused (413) once they pass ``limit`` bytes."""
+
+    def __init__(self, limit: int, steps: int) -> None:
+        self.limit, self.steps, self.size = limit, steps, 0
+
+    def add(self, value: Any, step: int) -> bytes:
+        part = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        self.size += len(part) + 1
+        if self.size > self.limit:
+            raise Refusal(
+                413,
+                f"the replay would be larger than {self.limit} bytes, the most this server"
+                f" makes (passed at step {step} of {self.steps})",
+            )
+        return part
 
 
 @dataclass
@@ -193,22 +237,22 @@ class Replays:
         makers = Allowance(settings.create_per_minute, settings.create_burst)
         return cls(hub, OrderedDict(), makers, asyncio.Semaphore(BUILDS_AT_ONCE))
 
-    def _may_make(self, client: str) -> None:
-        wait = self.makers.take(client)
+    def asked(self, request: Request) -> None:
+        """Count a replay request against its address's allowance, before anything is looked
+        up: one served from the cache, or refused, costs a token as one made does. A 429
+        :class:`HTTPException` once the address has none left."""
+        wait = self.makers.take(_client(request))
         if wait > 0:
             seconds = max(1, round(wait))
-            detail = f"too many replays made from your address: try again in {seconds} s"
-            raise Refusal(429, detail, {"Retry-After": str(seconds)})
+            detail = f"too many replays asked for from your address: try again in {seconds} s"
+            raise HTTPException(429, detail, {"Retry-After": str(seconds)})
 
-    async def get(
-        self, key: tuple[str, ...], client: str, make: Callable[..., bytes], *args: object
-    ) -> bytes:
+    async def get(self, key: tuple[str, ...], make: Callable[..., bytes], *args: object) -> bytes:
         """The gzipped replay under ``key``, made by ``make(*args)`` on a thread if need be."""
         made = self.made.get(key)
         if made is not None:
             self.made.move_to_end(key)
             return made
-        self._may_make(client)
         async with self.building:
             body: bytes = await asyncio.to_thread(make, *args)
             made = await asyncio.to_thread(gzip.compress, body, GZIP_LEVEL)
@@ -223,12 +267,27 @@ def _client(request: Request) -> str:
 
 
 def _answer(request: Request, compressed: bytes) -> Response:
-    """The replay, gzipped where the browser takes it (every browser does)."""
+    """The replay, gzipped where the client takes it (every browser does); else unzipped as it
+    is sent, a piece at a time."""
     headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-store"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
+    if accepts(request.headers.get("accept-encoding"), "gzip"):
         headers["Content-Encoding"] = "gzip"
         return Response(compressed, media_type="application/json", headers=headers)
-    return Response(gzip.decompress(compressed), media_type="application/json", headers=headers)
+    return StreamingResponse(unzipped(compressed), media_type="application/json", headers=headers)
+
+
+def unzipped(compressed: bytes) -> Iterator[bytes]:
+    """A gzipped body unzipped :data:`PIECE` bytes at a time (a generator: Starlette runs it on
+    a worker thread, one piece after another as the client reads)."""
+    unpacking = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # 16+: a gzip header and trailer
+    left = compressed
+    while not unpacking.eof:
+        piece = unpacking.decompress(left, PIECE)
+        left = unpacking.unconsumed_tail
+        if piece:
+            yield piece
+        elif not left:  # cut short: nothing more will come (never so for the cache's own)
+            return
 
 
 def _one_line(exc: Exception) -> str:
@@ -247,6 +306,7 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
     """The record and replay routes (the module's docstring)."""
     replays = Replays.of(hub)
     store = hub.store
+    limit = hub.settings.replay_bytes
 
     async def finished(game_id: str) -> GameRecord:
         try:
@@ -280,14 +340,13 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
         game_id: str,
         viewer: Annotated[str, Query(max_length=20)] = SPECTATOR,
     ) -> Response:
+        replays.asked(request)
         record = await finished(game_id)
         lang = str(record.meta.get("lang", "en"))
         try:
             viewer_of(viewer, len(record.meta.get("seats", [])))  # before a replay is made
             key = ("game", game_id, viewer)
-            made = await replays.get(
-                key, _client(request), make_replay, record, viewer, lang, game_id
-            )
+            made = await replays.get(key, make_replay, record, viewer, lang, game_id, limit)
         except Refusal as exc:
             raise HTTPException(exc.status, exc.detail, exc.headers) from None
         except EngineError as exc:  # a stored game that no longer replays (other rules)
@@ -300,12 +359,13 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
         viewer: Annotated[str, Query(max_length=20)] = SPECTATOR,
         lang: Annotated[str, Query(max_length=8)] = "",
     ) -> Response:
+        replays.asked(request)
         raw = await request.body()  # at most MAX_UPLOAD bytes (edge.py)
         try:
             record = GameRecord.from_bytes(raw, "the record file")
             used = _upload_lang(record, lang)
             key = ("file", hashlib.sha256(raw).hexdigest(), viewer, used)
-            made = await replays.get(key, _client(request), _checked, record, viewer, used)
+            made = await replays.get(key, _checked, record, viewer, used, limit)
         except Refusal as exc:
             raise HTTPException(exc.status, exc.detail, exc.headers) from None
         except EngineError as exc:  # RecordError, or an unknown language
@@ -313,11 +373,11 @@ def add_replays(app: FastAPI, hub: Hub) -> None:
         return _answer(request, made)
 
 
-def _checked(record: GameRecord, viewer: str, lang: str) -> bytes:
+def _checked(record: GameRecord, viewer: str, lang: str, limit: int) -> bytes:
     """:func:`make_replay` of a record from anywhere: whatever goes wrong in it is a one-line
     :class:`RecordError` (a hostile file must not be a server error)."""
     try:
-        return make_replay(record, viewer, lang)
+        return make_replay(record, viewer, lang, None, limit)
     except (Refusal, EngineError):
         raise
     except Exception as exc:

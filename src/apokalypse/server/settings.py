@@ -45,6 +45,10 @@ class Settings:
     coach_seconds: float = 5.0
     coach_burst: int = 3
     coach_per_minute: float = 10.0
+    # The largest replay made, in bytes unzipped (replays.py): a 600-action 6-player game's is
+    # some 250 KB, a 3,000-action one of a deck at its bounds (2,000 cards a back under
+    # 24-character codes) some 2 MB. A larger one is refused as it passes the bound.
+    replay_bytes: int = 4 << 20
 
     def answer_after(self) -> float:
         """Seconds before an automatic answer (drawn from the system's randomness: no seed of

@@ -10,7 +10,7 @@ import type { ApokalypseState, ApokerlypseState, GameName } from "../protocol";
 import { isApokalypse } from "../protocol";
 import { RulesDialog } from "../ui/Rules";
 import { Controls } from "./Controls";
-import { connectionAt, gather, type Replay, viewerParam } from "./frames";
+import { connectionAt, fromWire, gather, type Replay, type ReplayWire, viewerParam } from "./frames";
 import { OpenRecord, type Opened } from "./OpenRecord";
 import "./replay.css";
 
@@ -50,7 +50,7 @@ async function fetchReplay(gameId: string | null, opened: Opened | null, viewer:
     }
     throw new Error(detail);
   }
-  return (await response.json()) as Replay;
+  return fromWire((await response.json()) as ReplayWire);
 }
 
 export function ReplayPage({ game: stored }: { game: string | null }) {

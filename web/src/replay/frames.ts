@@ -19,6 +19,46 @@ export interface Replay {
   frames: StateMessage[];
 }
 
+/** A replay as it comes over the wire: the first frame whole, every later one as its change from
+ * the one before (server/changes.py says the form). */
+export interface ReplayWire extends Omit<Replay, "frames"> {
+  first: StateMessage;
+  changes: Change[];
+}
+
+/** A change of one JSON value into another: `[value]` the new value whole; for an object the
+ * changed keys (`k`) and the dropped ones (`d`); for an array its new length when shorter (`t`),
+ * the items changed by index (`i`) and the items added (`a`). */
+export type Change = [unknown] | { k?: Record<string, Change>; d?: string[]; t?: number; i?: Record<string, Change>; a?: unknown[] };
+
+/** Set a key as data (never a setter: a key "__proto__" stays a key). */
+function put(target: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** `old` changed by `change`, a new value; what did not change is shared with `old`. */
+export function applyChange(old: unknown, change: Change): unknown {
+  if (Array.isArray(change)) return change[0];
+  if (Array.isArray(old)) {
+    const items = old.slice(0, change.t ?? old.length);
+    for (const [index, inner] of Object.entries(change.i ?? {})) put(items, Number(index), applyChange(items[Number(index)], inner));
+    items.push(...(change.a ?? []));
+    return items;
+  }
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(old as Record<string, unknown>)) put(result, key, value);
+  for (const [key, inner] of Object.entries(change.k ?? {})) put(result, key, applyChange(result[key], inner));
+  for (const key of change.d ?? []) delete result[key];
+  return result;
+}
+
+/** The replay with every frame rebuilt from its first and the changes. */
+export function fromWire({ first, changes, ...rest }: ReplayWire): Replay {
+  const frames: StateMessage[] = [first];
+  for (const change of changes) frames.push(applyChange(frames[frames.length - 1], change) as StateMessage);
+  return { ...rest, frames };
+}
+
 /** The viewer in an address or request: a seat 1 … n, or "spectator". */
 export type ViewerParam = string;
 
