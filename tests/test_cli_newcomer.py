@@ -125,7 +125,7 @@ def test_apokerlypse_game_over_names_the_player_and_the_round():
     ui = make_ui("apokerlypse", POKER.config_from_options(3, [], None).to_json(), "en")
     shown = draw(ui.result_view(over, names)) + ui.result_line(over, names)
     assert "a player has no chips left" not in shown
-    assert "p2 ran out of chips in dealer round 4" in shown, shown
+    assert "p2 ran out of chips during dealer round 4" in shown, shown
     # Chips won back in the round's scoring: the event does not say who ran out.
     back = {**over, "chips": [20, 3, 16]}
     line = poker_text.render_view(Event("game-over", back).view(None), "en", names)

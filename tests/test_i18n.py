@@ -129,10 +129,14 @@ def test_the_viewers_own_seat_reads_your_in_english_possessives() -> None:
     assert row == "your heaven row, good side"  # a fragment, set inside a sentence
 
 
-def test_the_viewers_own_seat_reads_von_dir_in_german() -> None:
+def test_the_viewers_own_seat_reads_deine_auslage_or_von_dir_in_german() -> None:
+    """The viewer's own display is "deine Auslage" (not "die Auslage von dir"); any other thing
+    of theirs is "von dir"."""
     mine, theirs = seat_names(2, 0, "de", ["Ann", "Bob"])
     key = "apokalypse.event.populace.public.good"
     assert text(key, "de", actor=theirs, seat=mine) == (
-        "Bob legt einen guten Bevölkerungsanteil an die Auslage von dir an."
+        "Bob legt einen guten Bevölkerungsanteil an deine Auslage an."
     )
+    row = text("apokalypse.place.row", "de", seat=mine, plane="Himmelsebene", side_f="gute")
+    assert row == "Himmelsebene von dir, gute Seite"
     assert text(key, "de", actor=mine, seat=theirs).endswith("an die Auslage von Bob an.")

@@ -129,7 +129,7 @@ def test_seat_names_use_chosen_names_and_computer_levels():
         "Medium (computer) (p4)",
     ]
     assert seat_names(2, 0, "de", ["Ann", "Ann"], ["human", "human"]) == [
-        "Ann (p1) (Du)",
+        "Ann (p1) (du)",
         "Ann (p2)",
     ]
     assert seat_names(2, None, "de", [], ["human", "hard"]) == ["p1", "Schwer (Computer)"]

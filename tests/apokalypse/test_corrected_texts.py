@@ -12,10 +12,12 @@ from typing import get_args
 from rich.console import Console
 
 from apokalypse.cli.ui import make_ui
+from apokalypse.engine.events import Args, EventView
 from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.forecast import Lead, forecast
 from apokalypse.games.apokalypse.pending import PlaceSeal
-from apokalypse.i18n.apokalypse.render import rule_title
+from apokalypse.i18n import seat_names
+from apokalypse.i18n.apokalypse.render import render_view, rule_title
 from apokalypse.i18n.apokalypse.texts import Texts
 from tests.apokalypse.builders import act, blank, hand, populaces, put
 
@@ -153,3 +155,42 @@ def test_r_play_5_the_evil_deed_is_compulsory_in_every_text():
     for lang in ("en", "de"):
         assert "lets you" not in rule_title("R-PLAY-5", lang)
         assert "lets you steal" not in _web_words(lang)
+
+
+# --- counts and owners said as a person would (R-HORSE-2, R-PLAY-3) ---------------------------
+
+
+def _line(kind: str, args: Args, lang: str, viewer: int | None = None) -> str:
+    names = seat_names(3, viewer, lang, ["Ann", "Bob", "Cid"])
+    return render_view(EventView(kind, args, False), lang, names)
+
+
+def test_r_horse_2_the_shelter_line_says_one_populace_in_the_singular():
+    """R-HORSE-2: each side's populaces and protection are counted when a horseman rides; "good
+    side 1 populaces" put one populace in the plural."""
+    args = {"seat": 0, "good": [1, 0, 0, 1], "evil": [2, 1, 0, 1]}
+    assert _line("shelter", args, "en").startswith(
+        "Ann: good side 1 populace, protection 0; evil side 2 populaces, protection 1"
+    )
+    assert _line("shelter", args, "de").startswith(
+        "Ann: gute Seite 1 Bevölkerungsanteil, Schutz 0; böse Seite 2 Bevölkerungsanteile, Schutz 1"
+    )
+
+
+def test_r_play_3_a_player_laying_into_their_own_display_is_said_to_do_so():
+    """R-PLAY-3: a populace may be laid into any display, the actor's own included; "Medium
+    (computer) (p3) adds … to Medium (computer) (p3)'s display" named the same player twice."""
+    own = {"actor": 2, "seat": 2, "side": 0}
+    assert _line("populace", own, "en") == "Cid adds a good populace to their own display."
+    assert _line("populace", own, "de") == (
+        "Cid legt einen guten Bevölkerungsanteil an die eigene Auslage an."
+    )
+    assert _line("populace", own, "en", viewer=2) == (
+        "Cid (you) adds a good populace to your own display."
+    )
+    other = {"actor": 2, "seat": 1, "side": 0}
+    assert _line("populace", other, "en") == "Cid adds a good populace to Bob's display."
+    assert _line("populace", other, "en", viewer=1) == "Cid adds a good populace to your display."
+    moved = {"seat": 1, "dest": 1, "side": 1}  # R-ATTACK-3: its attacker may choose its own side
+    assert _line("converted", moved, "en").endswith("joins the good side of their own display.")
+    assert _line("converted", moved, "de").endswith("kommt auf die gute Seite der eigenen Auslage.")

@@ -87,7 +87,7 @@ def test_good_populace_with_one_card_in_hand_in_german_and_english():
     exc = refusal(lambda: builders.act(s, "play m/hp good"))
     assert (exc.rule, exc.key) == ("R-PLAY-4", "play.good-needs-gift")
     de = apo_text.render_refusal(exc, "de")
-    assert "guten Bevölkerungsanteil brauchst Du noch eine andere Handkarte" in de
+    assert "guten Bevölkerungsanteil brauchst du noch eine andere Handkarte" in de
     assert exc.message in apo_text.render_refusal(exc, "en")  # English says what the engine says
 
 
@@ -96,7 +96,7 @@ def test_card_codes_become_card_names():
     builders.hand(s, 0, "m/hp")
     exc = refusal(lambda: builders.act(s, "play metal heaven"))
     assert exc.key == "play.not-held" and exc.params == {"card": "metal"}
-    assert "„Heavy-Metal“ hast Du nicht auf der Hand" in apo_text.render_refusal(exc, "de")
+    assert "„Heavy-Metal“ hast du nicht auf der Hand" in apo_text.render_refusal(exc, "de")
     assert "you hold no “Heavy Metal”" in apo_text.render_refusal(exc, "en")
 
 
@@ -149,5 +149,5 @@ def test_terminal_game_shows_german_reasons(tmp_path):
     out = flat(run.stdout)
     assert "Nicht erlaubt — R-TURN-1 (wer am Zug ist" in out
     assert "eine Karte „nonsense“ gibt es in diesem Spiel nicht." in out
-    assert "am Zug spielst Du eine Karte aus oder passt, nicht 'give'." in out
+    assert "am Zug spielst du eine Karte aus oder passt, nicht 'give'." in out
     assert "there is no card" not in out and "on a turn you play" not in out

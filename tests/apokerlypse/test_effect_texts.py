@@ -127,7 +127,10 @@ def test_kd_effect_2_a_shield_is_announced_and_turns_the_steal_away_in_both_lang
     assert en[1] == "Bob is shielded: other players' card effects pass them by this round."
     assert any("7♥ (Ann) does nothing — KD-EFFECT-2" in line for line in en)
     assert de[0].startswith("Bob kündigt 3♠ „Schützenloch“ an (jederzeit)")
-    assert de[1] == "Bob ist geschützt: Die Karteneffekte der anderen gehen diese Runde vorbei."
+    assert de[1] == (
+        "Bob ist geschützt: Für den Rest dieser Runde wirken die Karteneffekte der anderen"
+        " nicht auf Bob."
+    )
     assert any("7♥ (Ann) bewirkt nichts — KD-EFFECT-2" in line for line in de)
 
 

@@ -45,8 +45,8 @@ def test_k_end_1_the_end_names_who_ran_out_even_with_chips_won_back() -> None:
         assert s.observation(viewer)["result"]["broke"] == [0]
     names = ["Anna", "Ben"]
     for lang, said in (
-        ("en", "Anna ran out of chips in dealer round 1"),
-        ("de", "in Geberrunde 1 keine Chips mehr: Anna"),
+        ("en", "Anna ran out of chips during dealer round 1"),
+        ("de", "im Lauf von Geberrunde 1 sind Anna die Chips ausgegangen"),
     ):
         ui = make_ui("apokerlypse", s.config.to_json(), lang)
         out = io.StringIO()

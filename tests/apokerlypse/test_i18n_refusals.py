@@ -58,7 +58,7 @@ def test_apokerlypse_cards_and_chips_in_refusals():
     poker_builders.deal_round(s, low, draws=["9c", "9d"])
     exc = refusal(lambda: poker_builders.act(s, "discard Th"))
     assert exc.key == "discard.not-held" and exc.message == "you hold no Th"
-    assert "10♥ hast Du nicht auf der Hand" in poker_text.render_refusal(exc, "de")
+    assert "10♥ hast du nicht auf der Hand" in poker_text.render_refusal(exc, "de")
     exc = refusal(lambda: poker_builders.act(s, "done"))
     assert exc.key == "discard.first"
     assert "wirf zuerst ab bis auf 5 Karten" in poker_text.render_refusal(exc, "de")
@@ -97,5 +97,5 @@ def test_apokerlypse_terminal_game_shows_german_reasons(tmp_path):
     assert run.returncode == 0, run.stderr
     out = flat(run.stdout)
     assert "Nicht erlaubt — K-ROUND-2 (" in out and "wirf zuerst ab bis auf 5 Karten." in out
-    assert "2♣ hast Du nicht auf der Hand." in out
+    assert "2♣ hast du nicht auf der Hand." in out
     assert "discard down to" not in out and "you hold no" not in out

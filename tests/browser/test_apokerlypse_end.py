@@ -18,7 +18,7 @@ from tests.server.seeded import seeded
 from tests.server.served import Server
 
 SEED = 0  # a deal on which the random players' game ends after 40 moves, a player out of chips
-BROKE = {"en": "ran out of chips in dealer round", "de": "Keine Chips mehr in Geberrunde"}
+BROKE = {"en": "ran out of chips during dealer round", "de": "die Chips ausgegangen"}
 VALUE = {  # a category, then its points
     "en": re.compile(r"— [A-Z][a-z]+( [a-z]+)* · \d+ points?$"),
     "de": re.compile(r"— [A-ZÄÖÜ]\w*( \w+)? · \d+ Punkte?$"),

@@ -124,6 +124,39 @@ def test_the_lobby_hands_out_the_servers_links_as_qr_codes(
     screenshot(page, tmp_path, "lobby-links")
 
 
+def test_the_host_sees_which_address_the_links_name_and_may_choose_another(
+    wide: tuple[Server, str], browser: Browser, people: list[Person], tmp_path: Path
+) -> None:
+    """The address the links name is shown; the others this machine is reached at (the page's
+    own, here) are offered, and choosing one moves every link and QR code under it."""
+    served, address = wide
+    page = person(people, browser, DESKTOP)
+    created = create_in_lobby(page, served)
+    lan = f"http://{netloc(address, served.port)}"
+    assert created["address"] == lan
+    assert served.http in created["addresses"], created["addresses"]  # the page's own address
+    # What each computer level is, under the seats (its select shows the short label whole).
+    expect(page.locator("#levels li")).to_have_count(4)
+    expect(page.locator('#levels li[data-kind="medium"]')).to_contain_text("wins 25 in 100")
+    choice = page.locator("select#links-address")
+    expect(choice).to_have_value(lan)
+    options = choice.locator("option")
+    assert options.all_inner_texts() == [lan, *created["addresses"]]
+    screenshot(page, tmp_path, "lobby-links-address")
+    choice.select_option(served.http)
+    moved = {
+        **created,
+        "seats": [
+            {**s, "url": s["url"].replace(lan, served.http, 1)} if "url" in s else s
+            for s in created["seats"]
+        ],
+        "watch": created["watch"].replace(lan, served.http, 1),
+    }
+    for which, link in links_shown(page, moved, served.http).items():
+        assert qr_reads(page, which) == link, which
+    no_violations(page)
+
+
 def test_on_a_phone_the_codes_fit_and_grow_to_the_screen(
     wide: tuple[Server, str], browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:

@@ -240,7 +240,7 @@ def test_a_german_game_shows_refusals_with_their_rule(
     ready(page)
     shown = move(page)
     expect(page.locator(".display .setup.plane-heaven").first).to_have_text("Himmel")
-    expect(page.locator("#question")).to_contain_text("Du bist am Zug")  # the terminal's question
+    expect(page.locator("#question")).to_contain_text("du bist am Zug")  # the terminal's question
 
     page.evaluate("([a, m]) => window.apokalypse.send(a, m)", ["pass", shown + 100])
     expect(page.locator("#refusal")).to_contain_text("Diese Aktion antwortet auf Zug")

@@ -67,7 +67,7 @@ def speak(page: Page, text: str) -> None:
         page.click("#talk-tab")
     say(page, text)
     if drawer:
-        page.click("#talk-tab")
+        page.click("#talk-close")
         expect(page.locator("#talk")).to_be_hidden()
 
 

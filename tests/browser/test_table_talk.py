@@ -46,16 +46,13 @@ def test_friends_name_themselves_talk_and_mute_and_a_spectator_whispers_to_spect
     friend.click(".talk-phrase[data-phrase='phraseWellPlayed']")
     expect(line(ann, "Well played").locator(".talk-name")).to_have_text(MARKUP)
 
-    # A spectator names themselves (from the seat label) and talks to the spectators only.
+    # A spectator is asked for a name too, names themselves and talks to the spectators only.
     watcher = person(people, browser)
     watcher.goto(f"{server.http}/games/{game_id}")
     watcher.wait_for_selector("body[data-move]")
     expect(line(watcher, "Well played")).to_have_count(1)  # the history, on joining
-    expect(watcher.locator("#name-prompt")).to_have_count(0)  # a spectator is not asked
-    watcher.click("#whoami")
-    watcher.fill("#name-dialog input", "Eve")
-    watcher.click("#name-dialog button[type=submit]")
-    expect(watcher.locator("#name-dialog")).to_have_count(0)
+    expect(watcher.locator("#name-prompt")).to_contain_text("What should the table call you?")
+    name_myself(watcher, "Eve")
     say(watcher, "Ann holds the fourth horseman")
     expect(watcher.locator(".talk-line.channel-spectators .talk-name")).to_have_text("Eve")
     say(friend, "Who attacked me?")  # said after the whisper: arrives after it, if at all
@@ -99,7 +96,7 @@ def test_german_talk_on_a_phone_is_a_drawer_with_an_unread_count(
     phone.wait_for_selector("body[data-move]")
     friend.wait_for_selector("body[data-move]")
     assert phone.evaluate("() => window.apokalypse.state().legal.length") == 0
-    expect(phone.locator("#name-prompt")).to_contain_text("Wie soll der Tisch Dich nennen?")
+    expect(phone.locator("#name-prompt")).to_contain_text("Wie soll der Tisch dich nennen?")
     screenshot(phone, tmp_path, "talk-phone-de-prompt", full_page=False)
     name_myself(phone, "Jörg")
     name_myself(friend, "Zoë")
@@ -122,5 +119,7 @@ def test_german_talk_on_a_phone_is_a_drawer_with_an_unread_count(
     expect(line(friend, "Danke, gleichfalls")).to_have_count(1)
     screenshot(phone, tmp_path, "talk-phone-de-open", full_page=False)
     screenshot(friend, tmp_path, "talk-desktop-de", full_page=False)
-    phone.click("#talk-tab")
+    expect(phone.locator("#talk-tab")).to_have_count(0)  # nothing floats over the board
+    expect(phone.locator("#talk-close")).to_have_text("Zurück zum Tisch ✕")
+    phone.click("#talk-close")
     expect(phone.locator("#talk")).to_be_hidden()

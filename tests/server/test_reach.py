@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from apokalypse.server.reach import (
     listening_banner,
     listening_on,
     netloc,
+    other_bases,
 )
 
 from .served import APOKALYPSE, START, TIMEOUT, Server, free_port, receive
@@ -219,3 +221,59 @@ def test_the_banner_says_where_friends_connect() -> None:
     wide = listening_banner("0.0.0.0", 8000, None)
     assert f"Friends on your network open http://{netloc(address, 8000)}/" in wide
     assert "firewall" in wide and "0.0.0.0:" not in wide, "0.0.0.0 is no address to open"
+
+
+def test_a_host_may_choose_any_address_the_server_is_reached_at() -> None:
+    """The other bases offered beside the chosen one: each network address the server listens
+    on, then the page's own address; none under a public address."""
+    networks = ["10.1.0.5", "10.2.0.5"]
+
+    def listening(address: str, port: int) -> bool:
+        return port == 8000
+
+    chosen = "http://10.1.0.5:8000"
+    offered = other_bases(
+        chosen, "http", "127.0.0.1:8000", ("127.0.0.1", 8000), None, lambda: networks, listening
+    )
+    assert offered == ["http://10.2.0.5:8000", "http://127.0.0.1:8000"]
+    public = "https://games.example.org"
+    assert other_bases(public, "https", "x", ("127.0.0.1", 8000), public, lambda: networks) == []
+    # A server on loopback alone: no network address reaches it; the page's own is the base.
+    alone = other_bases(
+        "http://localhost:8000",
+        "http",
+        "localhost:8000",
+        ("127.0.0.1", 8000),
+        None,
+        lambda: networks,
+        lambda address, port: False,
+    )
+    assert alone == []
+
+
+def test_a_machine_on_two_networks_has_both_addresses(tmp_path: Path) -> None:
+    """Read from the kernel, on a machine with two networks: a network namespace of this
+    test's own, with an interface on each (a veth pair's end; removed after)."""
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        pytest.skip("needs root and iproute2 (ip netns)")
+    name = f"apk-two-{tmp_path.name[-8:]}".replace("_", "-")
+    subprocess.run(["ip", "netns", "add", name], check=True)
+    try:
+        for number, address in ((1, "10.1.0.5/24"), (2, "10.2.0.5/24")):
+            device = f"net{number}"
+            made = ["link", "add", device, "type", "veth", "peer", "name", f"peer{number}"]
+            subprocess.run(["ip", "-n", name, *made], check=True)
+            subprocess.run(["ip", "-n", name, "addr", "add", address, "dev", device], check=True)
+            subprocess.run(["ip", "-n", name, "link", "set", device, "up"], check=True)
+        subprocess.run(["ip", "-n", name, "link", "set", "lo", "up"], check=True)
+        read = "from apokalypse.server.reach import network_addresses as n; print(','.join(n()))"
+        found = subprocess.run(
+            ["ip", "netns", "exec", name, sys.executable, "-c", read],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        assert found.stdout.split() == ["10.1.0.5,10.2.0.5"], found
+    finally:
+        subprocess.run(["ip", "netns", "del", name], check=False)

@@ -90,6 +90,7 @@ export interface SeatChoice {
   kind: string; // "human" or a computer player's name
   label: string;
   group: string | null; // the heading it is listed under (null: the first choices, unheaded)
+  about: string | null; // a level's one line: what it is and what was measured
 }
 
 /** POST /api/games: the request and its answer (any game of the catalog). */
@@ -120,6 +121,8 @@ export interface Created {
   id: string;
   seats: { seat: number; kind: string; token?: string; url?: string }[];
   watch: string; // the spectator link
+  address: string; // the base of the links above
+  addresses: string[]; // the other bases the host may choose (none under a public address)
 }
 
 export function isApokalypse(o: Observation): o is ApokalypseObservation {

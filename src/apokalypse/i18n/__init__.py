@@ -100,20 +100,50 @@ def text(key: str, lang: str, /, **values: object) -> str:
     return template.format_map(_Values(values))
 
 
-# The viewer's own seat where a sentence says whose something is: "Ann (you)'s display" reads
-# "your display", "die Auslage von Ann (Du)" reads "die Auslage von dir".
-_OWN = {"en": ("{{{}}}'s", "your"), "de": ("von {{{}}}", "von dir")}
+# Whose something is, said as a person would. The viewer's own seat: "Ann (you)'s display"
+# reads "your display", "die Auslage von Ann (du)" reads "deine Auslage" (German declines the
+# possessive by case, so the display's article goes with it), any other "von Ann (du)" reads
+# "von dir". A seat's display where the same seat acts in the sentence too: "Ann adds … to
+# Ann's display" reads "… to their own display", German "an die eigene Auslage". Each list is
+# tried in order, the longer phrases first.
+_OWN = {
+    "en": (("{{{}}}'s display", "your display"), ("{{{}}}'s", "your")),
+    "de": (
+        ("die Auslage von {{{}}}", "deine Auslage"),
+        ("der Auslage von {{{}}}", "deiner Auslage"),
+        ("von {{{}}}", "von dir"),
+    ),
+}
+_SELF = {
+    "en": (("{{{}}}'s display", "their own display"),),
+    "de": (
+        ("die Auslage von {{{}}}", "die eigene Auslage"),
+        ("der Auslage von {{{}}}", "der eigenen Auslage"),
+    ),
+}
 
 
 def _own(template: str, lang: str, values: dict[str, object]) -> str:
-    mark = catalog(lang)["ui.you_mark"].replace("{name}", "")  # " (you)", " (Du)"
-    pattern, own = _OWN[lang]
-    for key, value in values.items():
-        whose = pattern.format(key)
-        if isinstance(value, str) and value.endswith(mark) and whose in template:
-            # Lower case even where the template begins with it: those are fragments set
-            # inside a sentence ("… with Protection Helmet: your Netherworld row, …").
-            template = template.replace(whose, own)
+    mark = catalog(lang)["ui.you_mark"].replace("{name}", "")  # " (you)", " (du)"
+    names = {key: value for key, value in values.items() if isinstance(value, str)}
+    for key, value in names.items():
+        for pattern, said in _SELF[lang]:
+            at = template.find(pattern.format(key))
+            # The same seat named earlier in the sentence (the actor, or the populace's owner).
+            if at >= 0 and any(
+                other != key and name == value and 0 <= template.find(f"{{{other}}}") < at
+                for other, name in names.items()
+            ):
+                mine = lang == "en" and value.endswith(mark)
+                template = template.replace(
+                    pattern.format(key), "your own display" if mine else said
+                )
+    for key, value in names.items():
+        if value.endswith(mark):
+            for pattern, said in _OWN[lang]:
+                # Lower case even where the template begins with it: those are fragments set
+                # inside a sentence ("… with Protection Helmet: your Netherworld row, …").
+                template = template.replace(pattern.format(key), said)
     return template
 
 

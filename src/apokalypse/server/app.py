@@ -5,9 +5,11 @@ on the server, and every connection is sent its own view (``state.observation(se
 ``event.view(seat).to_json()``), never a raw event, the seed of a running game or a token.
 
 - ``POST /api/games`` ``{game, players, seats: ["human" | bot name, …], variants, lang}`` →
-  ``{id, seats: [{seat, kind, token?, url?}], watch}``; a token per human seat (its secret invite
-  link's key) and that link, and the spectator link, at the address friends can open
-  (:mod:`.reach`). The database keeps only the tokens' SHA-256.
+  ``{id, seats: [{seat, kind, token?, url?}], watch, address, addresses}``; a token per human
+  seat (its secret invite link's key) and that link, and the spectator link, at the address
+  friends can open (:mod:`.reach`: ``address``), with the other addresses the host may choose
+  instead (``addresses``: this machine's other networks, the page's own). The database keeps
+  only the tokens' SHA-256.
 - ``POST /api/tutorial`` ``{game, lang}`` → the same as ``POST /api/games``: the guided first
   game ("Learn to play", :mod:`.tutorial`), its summary marked ``tutorial``.
 - ``GET /api/games/{id}`` → the public summary.
@@ -217,7 +219,13 @@ def create_app(
                 entry["token"] = new.tokens[seat]
                 entry["url"] = reach.game_link(base, live.id, new.tokens[seat])
             seats.append(entry)
-        return {"id": live.id, "seats": seats, "watch": reach.game_link(base, live.id)}
+        return {
+            "id": live.id,
+            "seats": seats,
+            "watch": reach.game_link(base, live.id),
+            "address": base,
+            "addresses": reach.others_of(request, base),
+        }
 
     @app.get("/api/games")
     async def summaries(

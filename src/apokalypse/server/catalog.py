@@ -51,7 +51,12 @@ def _seats(lang: str) -> list[SeatChoice]:
 
     def choice(kind: str, group: str | None) -> SeatChoice:
         label = _label(f"lobby.seat.{kind}", lang) or text("lobby.unnamed", lang, kind=kind)
-        return {"kind": kind, "label": label, "group": group}
+        return {
+            "kind": kind,
+            "label": label,
+            "group": group,
+            "about": _label(f"lobby.about.{kind}", lang),
+        }
 
     return [
         choice(HUMAN, None),

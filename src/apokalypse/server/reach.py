@@ -21,9 +21,11 @@ started the app (``apokalypse serve``, uvicorn, a test) did not have to tell it.
 from __future__ import annotations
 
 import errno
+import fcntl
 import ipaddress
 import re
 import socket
+import struct
 from collections.abc import Callable
 from urllib.parse import quote
 
@@ -35,6 +37,7 @@ from .settings import Settings
 # route, whose source address is the one the machine's network knows it by. Nothing is sent.
 ROUTE_PROBES = ((socket.AF_INET, "203.0.113.1"), (socket.AF_INET6, "2001:db8::1"))
 WILDCARDS = frozenset({"", "0.0.0.0", "::", "[::]"})
+SIOCGIFADDR = 0x8915  # Linux's ioctl for an interface's IPv4 address (netdevice(7))
 # A Host header as browsers send it: a name, an IPv4 address or a bracketed IPv6 address, and an
 # optional port. Anything else (a client's own invention) is not echoed into links.
 HOST = re.compile(
@@ -122,6 +125,50 @@ def link_base(
     return f"{scheme}://{netloc(host, port)}"
 
 
+def network_addresses() -> list[str]:
+    """Every IPv4 address of this machine's network interfaces but loopback and link-local
+    (Linux: the interface's address as the kernel reports it, ``SIOCGIFADDR``); none where the
+    kernel does not answer. A machine on two networks has two: friends on each need their own."""
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(sock.fileno(), SIOCGIFADDR, request)
+            except OSError:  # no IPv4 address on this interface (or not Linux)
+                continue
+            ip = ipaddress.ip_address(socket.inet_ntoa(answer[20:24]))
+            if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified):
+                found.append(str(ip))
+    return list(dict.fromkeys(found))
+
+
+def other_bases(
+    base: str,
+    scheme: str,
+    host_header: str | None,
+    server: tuple[str, int] | None,
+    public_url: str | None,
+    addresses: Callable[[], list[str]] = network_addresses,
+    listening: Probe = listening_on,
+) -> list[str]:
+    """The bases a host may choose for the links instead of ``base`` (as :func:`link_base`
+    chose it): this machine's other network addresses that the server listens on, and the
+    address the page was opened at. None where the operator set the public address: that one
+    is right for everybody."""
+    if public_url:
+        return []
+    offered: list[str] = []
+    if server is not None:
+        for address in addresses():
+            if listening(address, server[1]):
+                offered.append(f"{scheme}://{netloc(address, server[1])}")
+    found = HOST.fullmatch(host_header.strip()) if host_header else None
+    if found is not None:
+        offered.append(f"{scheme}://{netloc(found['host'], found['port'] or '')}")
+    return [other for other in dict.fromkeys(offered) if other != base]
+
+
 def base_of(request: Request) -> str:
     """The base of the links in the answer to ``request`` (the app's settings say whether a
     public URL is set)."""
@@ -129,6 +176,15 @@ def base_of(request: Request) -> str:
     server = request.scope.get("server")
     local = (str(server[0]), int(server[1])) if server else None
     return link_base(request.url.scheme, request.headers.get("host"), local, settings.public_url)
+
+
+def others_of(request: Request, base: str) -> list[str]:
+    """The other bases the host of ``request`` may choose for its links (:func:`other_bases`)."""
+    settings: Settings = request.app.state.settings
+    server = request.scope.get("server")
+    local = (str(server[0]), int(server[1])) if server else None
+    host = request.headers.get("host")
+    return other_bases(base, request.url.scheme, host, local, settings.public_url)
 
 
 def game_link(base: str, game_id: str, token: str | None = None) -> str:

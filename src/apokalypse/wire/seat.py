@@ -95,6 +95,11 @@ class Created(TypedDict):
     id: str
     seats: list[SeatLink]
     watch: str  # the spectator link, absolute
+    # The base every link above is under, and the others the host may choose instead (this
+    # machine's other networks, the address the lobby was opened at): the page rewrites the
+    # links under the chosen one. Empty where an operator set the public address.
+    address: str
+    addresses: list[str]
 
 
 class SummarySeat(SeatKind):
@@ -133,6 +138,7 @@ class SeatChoice(TypedDict):
     kind: str  # "human" or a computer player's name, as ``POST /api/games`` takes it
     label: str
     group: str | None  # the heading it is listed under (None: the first choices, unheaded)
+    about: str | None  # a level's one line of what it is and what was measured (None: none)
 
 
 class Catalog(TypedDict):

@@ -1,5 +1,6 @@
 // Per-card help: the card last pointed at, focused or clicked, with what it does (the server's
 // card facts) and a button for its full rules.
+import { touchOnly } from "../ui/touch";
 import { cardName } from "./Card";
 import { useTable } from "./context";
 
@@ -8,7 +9,7 @@ export function CardHelp({ code }: { code: string | null }) {
   if (code === null || code === "populace" || !facts[code]) {
     return (
       <div class="card-help empty" id="card-help" aria-live="polite">
-        {t("cardHelpHint")}
+        {t(touchOnly() ? "cardHelpHintTouch" : "cardHelpHint")}
       </div>
     );
   }

@@ -5,6 +5,7 @@ import type { ApokalypseState } from "../protocol";
 import { AnsweringHint, answeredForMe } from "../ui/AutoAnswer";
 import { Choices, choicesOf } from "../ui/Choices";
 import { Clock } from "../ui/Clock";
+import { touchOnly } from "../ui/touch";
 import { cardName } from "./Card";
 import { useTable } from "./context";
 import { canGoBack } from "./moves";
@@ -26,6 +27,9 @@ const HINT = {
   "choose-victim": "clickPlayer",
   "choose-destination": "clickPlayer",
 } as const;
+
+// The hints where the page is used by touch alone: nothing there is clicked.
+const TAP = { clickCard: "tapCard", clickPlace: "tapPlace", clickPlayer: "tapPlayer", clickHand: "tapHand" } as const;
 
 export function Decision({ state, arrived, pending, onCancel }: DecisionProps) {
   const table = useTable();
@@ -51,7 +55,8 @@ export function Decision({ state, arrived, pending, onCancel }: DecisionProps) {
   const question = pending ? t("chooseUse", { card: cardName(pending, facts) }) : state.text?.question || t("yourDecision");
   // a card with several uses picked in the hand: its uses only
   if (pending) choices = choices.filter(({ legal }) => legal.card === pending);
-  const hint = obs.decision in HINT ? t(HINT[obs.decision as keyof typeof HINT]) : "";
+  const click = obs.decision in HINT ? HINT[obs.decision as keyof typeof HINT] : null;
+  const hint = click === null ? "" : t(touchOnly() ? TAP[click] : click);
   return (
     <section ref={box} class={`decision yours decision-${obs.decision}`} id="decision" data-deciding="yes" data-decision={obs.decision}>
       <h2 id="question" class="question">

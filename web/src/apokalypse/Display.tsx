@@ -138,7 +138,10 @@ export function Display({ seat, display }: DisplayProps) {
           </button>
         ) : null}
       </header>
-      <div class="display-grid" style={{ gridTemplateColumns: `repeat(${good}, var(--cell-w)) var(--setup-w) repeat(${evil}, var(--cell-w))` }}>
+      <div
+        class="display-grid"
+        style={{ "--places": good + evil, gridTemplateColumns: `repeat(${good}, var(--fit-w)) var(--setup-w) repeat(${evil}, var(--fit-w))` }}
+      >
         <div class="side-label good" style={{ gridRow: 1, gridColumn: `1 / ${good + 1}` }}>
           ◀ {t("good")}
         </div>

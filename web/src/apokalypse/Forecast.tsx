@@ -25,9 +25,10 @@ function Side({ side }: { side: SideForecast }) {
   return (
     <span>
       {side.populaces - dead}/{side.populaces}
-      {dead ? <span class="dead"> ✝{dead}</span> : null}
+      {/* the spaces between the parts, outside them: where a narrow column breaks the line */}
+      {dead ? " " : null}
+      {dead ? <span class="dead">✝{dead}</span> : null}{" "}
       <span class="protection" title={`${t("protection")}${side.passed ? ` (${side.passed} ${t("passedOn")})` : ""}`}>
-        {" "}
         <Icon name="shield" size={11} />
         {side.protection}
       </span>

@@ -17,10 +17,12 @@ import { NameDialog, NamePrompt } from "../talk/NameDialog";
 import { useRememberedName } from "../talk/name";
 import { TableTalk } from "../talk/TableTalk";
 import { Toasts } from "../ui/Toasts";
+import { badge } from "../ui/badge";
 import { Coach as TutorialCoach } from "../tutorial/Coach";
 import { SeenContext } from "./seen";
 import { useActGuard } from "./useActGuard";
 import { useGame } from "./useGame";
+import { useLitInView } from "./useLitInView";
 import { useTurnSignal } from "./useTurnSignal";
 import { useWhatHappened } from "./useWhatHappened";
 
@@ -56,6 +58,7 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
     document.documentElement.lang = lang;
   }, [lang]);
   const deciding = Boolean(state && state.legal.length > 0 && !(obs && "result" in obs && obs.result));
+  useLitInView(deciding && obs ? `${obs.move}:${obs.decision}` : null);
   const turn = useTurnSignal({
     deciding,
     title: `${GAME_TITLE[gameName]} · ${gameId}`,
@@ -111,7 +114,7 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
             {t("logButton")}
             {seen.unread > 0 ? (
               <span class="unread" id="log-unread" aria-label={t("logUnread", { count: seen.unread })}>
-                {seen.unread}
+                {badge(seen.unread)}
               </span>
             ) : null}
           </button>
@@ -130,8 +133,9 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
           </div>
         ) : null}
         {game.refusal ? <Refusal refusal={game.refusal} onDismiss={game.dismissRefusal} t={t} /> : null}
-        {/* a guided game is played alone: nobody there to be named for */}
-        {state && seat !== null && chosen === null && remembered === null && !later && !summary?.tutorial ? <NamePrompt rename={game.rename} onLater={() => setLater(true)} t={t} /> : null}
+        {/* Asked once, of a seat and of a spectator alike (whose talk lines read "Spectator"
+            until then); a guided game is played alone: nobody there to be named for. */}
+        {state && chosen === null && remembered === null && !later && !summary?.tutorial ? <NamePrompt rename={game.rename} onLater={() => setLater(true)} t={t} /> : null}
         {state && summary?.tutorial && seat !== null ? <TutorialCoach gameId={gameId} game={game} state={state} lang={lang} /> : null}
         {state ? <CoachAgreement state={state} game={game} t={t} /> : null}
         {state ? <Coach state={state} game={game} t={t} /> : null}

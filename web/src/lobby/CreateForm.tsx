@@ -130,6 +130,16 @@ function GameForm({ lang, t, busy, catalog, first, onCreate }: GameFormProps) {
             </select>
           </label>
         ))}
+        {/* what each level is, in a line each (a long label was cut by its select) */}
+        <ul class="levels dim small" id="levels">
+          {catalog.seats
+            .filter((seat) => seat.about)
+            .map((seat) => (
+              <li data-kind={seat.kind}>
+                <strong>{seat.label}</strong>: {seat.about}
+              </li>
+            ))}
+        </ul>
       </fieldset>
       <fieldset class="variants" id="variants">
         <legend>{t("variants")}</legend>

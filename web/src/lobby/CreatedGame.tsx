@@ -47,7 +47,42 @@ function QrTile({ link, label, which, alt }: { link: string; label: string; whic
   );
 }
 
-export function CreatedGame({ created, t, lang }: { created: Created; t: Translate; lang: Lang }) {
+/** The links under ``address`` instead of the one the server chose (same paths and keys). */
+function under(created: Created, address: string): Created {
+  const moved = (link: string) => (link.startsWith(created.address) ? address + link.slice(created.address.length) : link);
+  return {
+    ...created,
+    seats: created.seats.map((seat) => (seat.url === undefined ? seat : { ...seat, url: moved(seat.url) })),
+    watch: moved(created.watch),
+  };
+}
+
+/** Which address the links name, and (where the machine has others, or the page was opened at
+ * another) a choice of it: a host on two networks sends each friend the one they can reach. */
+function AddressChoice({ created, address, choose, t }: { created: Created; address: string; choose: (a: string) => void; t: Translate }) {
+  const all = [created.address, ...created.addresses];
+  return (
+    <p class="links-address">
+      <label>
+        <span>{t("linksAddress")} </span>
+        {created.addresses.length ? (
+          <select id="links-address" value={address} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
+            {all.map((one) => (
+              <option value={one}>{one}</option>
+            ))}
+          </select>
+        ) : (
+          <code id="links-address">{created.address}</code>
+        )}
+      </label>
+      {created.addresses.length ? <small class="dim"> {t("linksAddressHelp")}</small> : null}
+    </p>
+  );
+}
+
+export function CreatedGame({ created: made, t, lang }: { created: Created; t: Translate; lang: Lang }) {
+  const [address, setAddress] = useState(made.address);
+  const created = useMemo(() => under(made, address), [made, address]);
   const first = created.seats.find((s) => s.token);
   const words = qrWords(lang);
   const people = created.seats.filter((s): s is typeof s & { url: string } => typeof s.url === "string");
@@ -64,6 +99,7 @@ export function CreatedGame({ created, t, lang }: { created: Created; t: Transla
         </a>
       ) : null}
       <p class="dim">{t("inviteHelp")}</p>
+      <AddressChoice created={made} address={address} choose={setAddress} t={t} />
       <ul class="links" id="links">
         {created.seats.map((seat) => {
           const href = seat.url ?? null;

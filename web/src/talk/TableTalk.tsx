@@ -2,6 +2,7 @@
 // channel, and the spectators' once the game is over; a spectator: both), quick phrases, and
 // muting a speaker (this browser only, per game). On a narrow screen it is a drawer behind a tab
 // with the unread count, so that the board stays in view. Lines and names are text, never markup.
+import { badge } from "../ui/badge";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { GameConnection } from "../game/useGame";
 import type { Translate, WordKey } from "../i18n";
@@ -63,12 +64,14 @@ export function TableTalk({ game, gameId, seat, myName, t }: TalkProps) {
 
   return (
     <>
-      {wide ? null : (
-        <button type="button" id="talk-tab" class="talk-tab" aria-expanded={open} aria-controls="talk" onClick={() => setOpen(!open)}>
-          {open ? t("talkBoard") : t("talk")}
+      {/* The tab opens the drawer; the drawer closes by its own button, in its head: a tab left
+          floating above the open drawer covered the board (a hand card on a phone). */}
+      {wide || open ? null : (
+        <button type="button" id="talk-tab" class="talk-tab" aria-expanded={open} aria-controls="talk" onClick={() => setOpen(true)}>
+          {t("talk")}
           {unread > 0 ? (
             <span class="talk-unread" id="talk-unread" aria-label={t("talkUnread", { n: unread })}>
-              {unread}
+              {badge(unread)}
             </span>
           ) : null}
         </button>
@@ -77,8 +80,8 @@ export function TableTalk({ game, gameId, seat, myName, t }: TalkProps) {
         <header class="talk-head">
           <h2 class="box-title">{t("talk")}</h2>
           {wide ? null : (
-            <button type="button" class="icon-button" aria-label={t("close")} onClick={() => setOpen(false)}>
-              ✕
+            <button type="button" id="talk-close" class="talk-close" onClick={() => setOpen(false)}>
+              {t("talkBoard")} ✕
             </button>
           )}
         </header>

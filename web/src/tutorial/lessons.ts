@@ -32,8 +32,8 @@ const APOKALYPSE: Lesson[] = [
         title: "Deine Gesinnung: gut",
         body: [
           "Die Karte neben deiner Hand ist deine Gesinnung, geheim bis zum Schluss: Du bist gut.",
-          "Das Spiel endet nach dem vierten Reiter, dem Tod. Liegen dann mehr gute als böse Völker auf dem Tisch, gewinnen die Guten gemeinsam, wenn ihre Punkte zusammen mehr sind als die der Bösen; sonst gewinnt niemand. Ohne diese Mehrheit herrscht das Böse, und der Böse mit den meisten Punkten gewinnt allein.",
-          "Also: gute Völker auslegen, sie vor den Reitern schützen und in den Wertungen punkten.",
+          "Das Spiel endet nach dem vierten Reiter, dem Tod. Liegen dann mehr gute als böse Bevölkerungsanteile auf dem Tisch, gewinnen die Guten gemeinsam, wenn ihre Punkte zusammen mehr sind als die der Bösen; sonst gewinnt niemand. Ohne diese Mehrheit herrscht das Böse, und der Böse mit den meisten Punkten gewinnt allein.",
+          "Also: gute Bevölkerungsanteile auslegen, sie vor den Reitern schützen und in den Wertungen punkten.",
         ],
       },
     },
@@ -52,11 +52,11 @@ const APOKALYPSE: Lesson[] = [
         others: "You could keep the card for Heaven instead, or pass.",
       },
       de: {
-        title: "Ein gutes Volk und sein Geschenk",
+        title: "Ein guter Bevölkerungsanteil und sein Geschenk",
         body: [
-          "Jede B-Karte (ein B in der Ecke) kann verdeckt als neues Volk ausgelegt werden, auf der guten oder der bösen Seite einer Auslage.",
-          "Ein gutes Volk bringt eine gute Tat: Du musst eine andere Karte deiner Hand einem Mitspieler deiner Wahl schenken.",
-          "Jedes gute Volk bringt am Ende der Runde eine B-Karte.",
+          "Jede B-Karte (ein B in der Ecke) kann verdeckt als neuer Bevölkerungsanteil ausgelegt werden, auf der guten oder der bösen Seite einer Auslage.",
+          "Ein guter Bevölkerungsanteil bringt eine gute Tat: Du musst eine andere Karte deiner Hand einem Mitspieler deiner Wahl schenken.",
+          "Jeder gute Bevölkerungsanteil bringt am Ende der Runde eine B-Karte.",
         ],
         others: "Du könntest die Karte auch für den Himmel aufheben oder passen.",
       },
@@ -78,11 +78,11 @@ const APOKALYPSE: Lesson[] = [
       de: {
         title: "Schutz vor den Reitern",
         body: [
-          "Die Vorderseite der meisten B-Karten ist eine Schutzkarte: In der Himmelsebene über einem guten Volk zählt ihre linke Hälfte.",
-          "Die ABC-Schutzmaske schützt vor Reiter 1, der Helm vor Reiter 2, der Schweinskopf vor Reiter 3: Jedes Symbol des reitenden Reiters rettet ein gutes Volk außer der Grundbevölkerung.",
-          "Was die gute Seite nicht braucht, geht an die böse Seite derselben Auslage. Kirchenmusik schützt ein Volk vor jedem Reiter.",
+          "Die Vorderseite der meisten B-Karten ist eine Schutzkarte: In der Himmelsebene über einem guten Bevölkerungsanteil zählt ihre linke Hälfte.",
+          "Die ABC-Schutzmaske schützt vor Reiter 1, der Helm vor Reiter 2, der Schweinskopf vor Reiter 3: Jedes Symbol des reitenden Reiters rettet einen guten Bevölkerungsanteil außer der Grundbevölkerung.",
+          "Was die gute Seite nicht braucht, geht an die böse Seite derselben Auslage. Kirchenmusik schützt einen Bevölkerungsanteil vor jedem Reiter.",
         ],
-        others: "Auch eine Höllenkarte unter einem Volk schützt mit ihren Symbolen.",
+        others: "Auch eine Höllenkarte unter einem Bevölkerungsanteil schützt mit ihren Symbolen.",
       },
     },
   },
@@ -100,13 +100,13 @@ const APOKALYPSE: Lesson[] = [
         others: "A good player lays one seldom: for the theft, or for a K card that it earns.",
       },
       de: {
-        title: "Ein böses Volk und sein Diebstahl",
+        title: "Ein böser Bevölkerungsanteil und sein Diebstahl",
         body: [
-          "Eine B-Karte kann auch als böses Volk ausgelegt werden, auf der rechten Seite einer Auslage.",
+          "Eine B-Karte kann auch als böser Bevölkerungsanteil ausgelegt werden, auf der rechten Seite einer Auslage.",
           "Seine böse Tat ist Pflicht: Du musst einem Mitspieler deiner Wahl eine Karte ungesehen aus der Hand ziehen.",
-          "Jedes böse Volk bringt am Ende der Runde eine K-Karte — aber am Schluss zählt jedes für das Böse.",
+          "Jeder böse Bevölkerungsanteil bringt am Ende der Runde eine K-Karte — aber am Schluss zählt jeder für das Böse.",
         ],
-        others: "Ein guter Spieler legt selten eins: für den Diebstahl oder die K-Karte, die es bringt.",
+        others: "Ein guter Spieler legt selten einen: für den Diebstahl oder die K-Karte, die er bringt.",
       },
     },
   },
@@ -127,7 +127,7 @@ const APOKALYPSE: Lesson[] = [
         body: [
           "Jeder Stapel zeigt, wie viele Karten über seinem nächsten Reiter liegen: Wird er beim Austeilen aufgedeckt, reitet er, sobald beide Stapel ausgeteilt sind.",
           "Das Zeichen an jeder Auslage (✝ Tote · Wertung) und die Vorhersage sagen, was der nächste Reiter täte, wenn er jetzt ritte.",
-          "Lege Schutz mit dem Symbol des nächsten Reiters aus, damit deine Völker überleben.",
+          "Lege Schutz mit dem Symbol des nächsten Reiters aus, damit deine Bevölkerungsanteile überleben.",
         ],
       },
     },
@@ -147,9 +147,9 @@ const APOKALYPSE: Lesson[] = [
       de: {
         title: "Ein Reiter ist geritten: die Wertung",
         body: [
-          "Zuerst die gute Seite jeder Auslage: Jedes Symbol dieses Reiters rettet ein gutes Volk außer der Grundbevölkerung, die anderen sterben von außen nach innen; der Überschuss schützt die böse Seite.",
-          "Die Wertung: Jeder Spieler zählt die Völker, die in seiner Auslage übrig sind, minus die, die dieser Reiter dort getötet hat.",
-          "Die beste Wertung bekommt die Reiterkarte (am Schluss 1, 2, 4 oder 7 Punkte); die meisten Völker bekommen ein Siegel, das sofort als Musik gelegt wird.",
+          "Zuerst die gute Seite jeder Auslage: Jedes Symbol dieses Reiters rettet einen guten Bevölkerungsanteil außer der Grundbevölkerung, die anderen sterben von außen nach innen; der Überschuss schützt die böse Seite.",
+          "Die Wertung: Jeder Spieler zählt die Bevölkerungsanteile, die in seiner Auslage übrig sind, minus die, die dieser Reiter dort getötet hat.",
+          "Die beste Wertung bekommt die Reiterkarte (am Schluss 1, 2, 4 oder 7 Punkte); wer die meisten Bevölkerungsanteile hat, bekommt ein Siegel, das sofort als Musik gelegt wird.",
         ],
       },
     },
@@ -170,9 +170,9 @@ const APOKALYPSE: Lesson[] = [
       de: {
         title: "Ein Angriff und eine Abwehr",
         body: [
-          "Gewalt und Gesinnungswechsel werden nie ausgelegt: Sie greifen das äußerste Volk einer Seite einer Auslage an. Gewalt tötet es; Gesinnungswechsel legt es auf die andere Seite einer Auslage, die der Angreifer wählt.",
+          "Gewalt und Gesinnungswechsel werden nie ausgelegt: Sie greifen den äußersten Bevölkerungsanteil einer Seite einer Auslage an. Gewalt tötet ihn; Gesinnungswechsel legt ihn auf die andere Seite einer Auslage, die der Angreifer wählt.",
           "Jeder andere Spieler darf einen Angriff außer der Reihe abwehren: Gewalt mit Gesinnungswechsel oder Musik, Gesinnungswechsel mit Gewalt oder Musik. Beide Karten werden abgelegt.",
-          "Eine Musikkarte direkt über oder unter einem Volk schützt es vor Angriffen.",
+          "Eine Musikkarte direkt über oder unter einem Bevölkerungsanteil schützt ihn vor Angriffen.",
         ],
         others: "Wehre nur ab, wenn es dich betrifft: Die Karte ist danach weg.",
       },
@@ -194,7 +194,7 @@ const APOKALYPSE: Lesson[] = [
         title: "Passen und das Austeilen",
         body: [
           "Passe, wenn sich nichts lohnt: Du spielst in dieser Runde nichts mehr, abwehren darfst du aber noch. Wer zuerst passt, beginnt die nächste Runde.",
-          "Haben alle bis auf einen gepasst, endet die Runde und es wird ausgeteilt: Jedes gute Volk bekommt eine B-Karte, jedes böse eine K-Karte, die Grundbevölkerung eingeschlossen.",
+          "Haben alle bis auf einen gepasst, endet die Runde und es wird ausgeteilt: Jeder gute Bevölkerungsanteil bekommt eine B-Karte, jeder böse eine K-Karte, die Grundbevölkerung eingeschlossen.",
           "Ein Reiter, der aufgedeckt wird, beendet das Austeilen seines Stapels; er reitet, wenn beide Stapel ausgeteilt sind.",
         ],
       },
@@ -215,7 +215,7 @@ const APOKALYPSE: Lesson[] = [
       de: {
         title: "Der Tod, der vierte Reiter",
         body: [
-          "Der nächste Reiter ist der Tod. Gegen ihn hilft ein einzelnes Symbol nicht mehr: Ein Volk braucht alle drei Symbole oder eine Musikkarte.",
+          "Der nächste Reiter ist der Tod. Gegen ihn hilft ein einzelnes Symbol nicht mehr: Ein Bevölkerungsanteil braucht alle drei Symbole oder eine Musikkarte.",
           "Eine Reiterkarte, die du besitzt, ersetzt ihr Symbol: Wer alle drei hat, hat nichts zu fürchten.",
           "Nach der Wertung des Todes endet das Spiel.",
         ],
@@ -237,9 +237,9 @@ const APOKALYPSE: Lesson[] = [
       de: {
         title: "Wer gewinnt",
         body: [
-          "Das Spiel ist aus: Die guten und die bösen Völker des ganzen Tisches werden gezählt, dann zeigt jeder seine Gesinnung.",
+          "Das Spiel ist aus: Die guten und die bösen Bevölkerungsanteile des ganzen Tisches werden gezählt, dann zeigt jeder seine Gesinnung.",
           "Bei mehr guten als bösen gewinnen die Guten gemeinsam, wenn ihre Punkte zusammen mehr sind als die der Bösen; sonst gewinnt niemand. Liegen nicht mehr gute als böse aus, gewinnt der Böse mit der besten Summe allein.",
-          "Haben alle dieselbe Gesinnung, gewinnt die beste Summe, aber nur, wenn diese Gesinnung mehr Völker auf dem Tisch hat. Eine Summe sind die Wertungen plus die Reiterkarten (1, 2, 4, 7 Punkte).",
+          "Haben alle dieselbe Gesinnung, gewinnt die beste Summe, aber nur, wenn diese Gesinnung mehr Bevölkerungsanteile auf dem Tisch hat. Die Summe eines Spielers ergibt sich aus seinen Wertungen und seinen Reiterkarten (1, 2, 4, 7 Punkte).",
         ],
       },
     },

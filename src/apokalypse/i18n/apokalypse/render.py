@@ -201,6 +201,8 @@ def _context(view: EventView, lang: str, names: Sequence[str]) -> dict[str, obje
         for side in SIDE_NAMES:
             populaces, protection, _passed, dead = args[side]
             ctx[f"{side}_populaces"], ctx[f"{side}_protection"] = populaces, protection
+            # "1 populace", "2 populaces": the count with its noun in number
+            ctx[f"{side}_count"] = plural(f"{P}count.populace", populaces, lang)
             ctx[f"{side}_dead"] = dead
         ctx["passed"] = args["evil"][2]
     if view.kind == "seal-award":
