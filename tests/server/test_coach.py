@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -34,6 +35,7 @@ TIMEOUT = 30.0  # every receive and request: a hang guard, on a busy machine too
 # the same question asked twice is checked to get the same advice); the cap in seconds has a test
 # of its own.
 QUICK = Settings(idle_seconds=3600, coach_iterations=150, coach_seconds=60.0)
+MOVES = 20  # a person's decisions at most, for a computer to move between two of them
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +247,44 @@ def test_one_question_at_a_time_a_pace_and_a_stale_answer_dropped(server: Runnin
     finally:
         server.call(lambda: setattr(server.hub, "settings", QUICK))
         server.call(lambda: setattr(server.hub, "clock", clock))
+
+
+def test_the_coach_thinks_apart_and_never_keeps_a_computer_waiting(tmp_path: Path) -> None:
+    """While the expert thinks long about one person's question, a computer's move in another
+    game comes at once (the coach has its own pool: ten questions queued ahead of a computer
+    once kept its people waiting seconds); and the questions in flight are bounded per client
+    address, the next refused with a word to ask again."""
+    # Long questions (the iterations never end one; the seconds do), one per address in flight.
+    slow = replace(QUICK, coach_iterations=10_000_000, coach_seconds=8.0, coach_per_address=1)
+    with serving(f"sqlite:///{tmp_path / 'games.sqlite3'}", slow) as running:
+        asked = create(running, ["human", "heuristic"])
+        ann = Person(running, asked["id"], asked["seats"][0]["token"])
+        state = ann.deciding()
+        while len(state["legal"]) < 2:  # a question worth thinking about
+            state = ann.play_on(state)
+        ann.send(type="advise")
+        wait_until(
+            lambda: running.call(lambda: bool(running.hub.rooms[asked["id"]].advising)),
+            "the expert thinking",
+        )
+        elsewhere = create(running, ["human", "heuristic", "heuristic"])
+        bob = Person(running, elsewhere["id"], elsewhere["seats"][0]["token"])
+        turn = bob.deciding()
+        for _ in range(MOVES):  # Bob plays on until the computers moved between his decisions
+            move = turn["observation"]["move"]
+            turn = bob.play_on(turn)
+            if turn["observation"]["move"] > move + 1:
+                break
+        else:
+            pytest.fail(f"the computers did not move within {MOVES} of Bob's decisions")
+        # … and it is Bob's turn again while the expert still thinks
+        thinking = running.call(lambda: bool(running.hub.rooms[asked["id"]].advising))
+        assert thinking, "the computer's move waited for the coach"
+        bob.send(type="advise")  # from the same address while Ann's question is thought about
+        assert bob.refused() == text("server.coach-full", "en")
+        assert ann.advice()["move"] == state["observation"]["move"]  # Ann's answer still comes
+        for person in (ann, bob):
+            person.close()
 
 
 # -- the search: the seat's own knowledge only ---------------------------------------------------

@@ -150,8 +150,9 @@ def test_people_are_answered_while_hard_computer_games_are_made(server: Running)
         elif event == "started" and waiting is not None:
             waiting += 1
     assert waits and max(waits) <= hub.computers.threads, waits
-    # … while the hard games' decisions (IDLE: nobody watches) were queued all along.
-    assert events.count(("queued", IDLE)) > len(made), events
+    # … while every hard game had its decisions queued (IDLE: nobody watches): at least one
+    # each, however slowly a loaded machine thinks them (a second each was not always there).
+    assert events.count(("queued", IDLE)) >= len(made), events
 
 
 # -- memory: games nobody needs are released ---------------------------------------------------

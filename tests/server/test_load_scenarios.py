@@ -18,6 +18,7 @@ from apokalypse.bench import proxy
 from apokalypse.bench.load import serve_flags
 from apokalypse.bench.scenarios import TARGETS
 from apokalypse.cli.main import main
+from apokalypse.i18n import text
 from tests.services import missing
 
 from .databases import reachable
@@ -96,6 +97,32 @@ def test_computers(tmp_path: Path) -> None:
     (game,) = figures["computer_games_after"]
     assert game["move"] >= 0 and isinstance(game["over"], bool)
     check_headline(report, figures["answer"]["max_ms"])
+
+
+def test_coach(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two coached games in three tabs each, and a person playing computers elsewhere, for a
+    short window: every figure is measured and the headline is the slowest of them."""
+    report = scenario(tmp_path, "coach", "--games", "2", "--duration", "8")
+    figures = report["figures"]
+    assert report["errors_total"] == 0, report["errors"]
+    assert figures["coached_games"] == 2 and figures["tabs"] == 3 and figures["pace_s"] == 0.6
+    check_percentiles(figures["advice"])  # the coach answered the tabs …
+    bounds = [text(f"server.coach-{key}", "en", seconds=6) for key in ("busy", "pace", "full")]
+    for reason in figures["coach_refusals"]:  # … and refused only for its bounds (cut short)
+        assert any(bound.startswith(reason) for bound in bounds), reason
+    # The person elsewhere played on (in a window this short, the computers' paced turns may
+    # leave one wait unfinished: it counts as waited so far) …
+    gaps = figures["next_decision"].get("count", 0)
+    check_percentiles(figures["beyond_pace"])
+    assert figures["beyond_pace"]["count"] == gaps + figures["unfinished"]["elsewhere"]
+    assert figures["decisions"] >= 1 and figures["decisions"] >= gaps
+    check_percentiles(figures["first_message"])  # … and tabs opened on its game
+    slowest = max(figures["beyond_pace"]["max_ms"], figures["first_message"]["max_ms"])
+    assert math.isclose(report["headline"]["value"], slowest, abs_tol=0.11)
+    assert report["headline"]["met"] == (slowest <= 1000)
+    check_headline(report, report["headline"]["value"])
+    assert "--computer-delay" in report["servers"][0]["flags"]
+    assert "beyond the pacing" in capsys.readouterr().out  # the table
 
 
 def test_race(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ one way the server used to fail, against a server process (two for ``race``) sta
   answered and at least ``--duration`` seconds passed), how long each creation took, and the
   ``GET /api/games/{id}`` probes made meanwhile (every half second, of games their people left,
   which the server no longer holds in memory). Target: every answer within 1 s.
+- ``coach``: people asking the coach hard while another plays computers (:mod:`.coach_load`).
 - ``race``: a game rebuilt by one process while the other moves it. Two processes (A, B) over a
   fresh PostgreSQL schema and Redis; N two-player games, both seats ``human``. Each is created
   on A and the seat to act connected to A; then, at nearly the same moment, that seat acts on A
@@ -28,7 +29,7 @@ one way the server used to fail, against a server process (two for ``race``) sta
   is shown) within ``--stall`` seconds of A's answer. Target: 0 stalled.
 
 Each report states its figure beside the target and the figure measured before the server was
-hardened (:data:`TARGETS`), as printed (:func:`render`) and in ``--out`` JSON.
+hardened (:data:`TARGETS`), as printed (:func:`.scenario_runs.render`) and in ``--out`` JSON.
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -66,10 +66,10 @@ from .load import (
     servers,
 )
 
-SCENARIOS = ("play", "idle", "computers", "race")
+SCENARIOS = ("play", "idle", "computers", "race", "coach")
 # What --games means, and its default, for each scenario.
-DEFAULT_GAMES = {"play": 200, "idle": 2000, "computers": 6, "race": 100}
-DEFAULT_DURATION = {"play": 60.0, "computers": 30.0}
+DEFAULT_GAMES = {"play": 200, "idle": 2000, "computers": 6, "race": 100, "coach": 10}
+DEFAULT_DURATION = {"play": 60.0, "computers": 30.0, "coach": 60.0}
 
 # The figure each scenario is judged by: its target and what it was before the server was
 # hardened (measured on the development machine, as the table of docs/benchmarks.md says).
@@ -87,6 +87,13 @@ TARGETS: dict[str, dict[str, Any]] = {
         "target": 1000.0,
         "target_text": "every answer within 1 s",
         "before_text": "60 s (and a GET took 65 s)",
+    },
+    "coach": {
+        "figure": "slowest wait beyond the pacing, or for a first message, while the coach is busy",
+        "unit": "ms",
+        "target": 1000.0,
+        "target_text": "every one within 1 s",
+        "before_text": "median 3.7–15.6 s for the next decision; 9–28 s for a first message",
     },
     "race": {
         "figure": "games stalled on the rebuilding process",
@@ -888,147 +895,3 @@ def started_servers(
 
 def scenario_options(options: LoadOptions, more: ScenarioOptions) -> dict[str, Any]:
     return {**asdict(options), "urls": list(options.urls), **asdict(more)}
-
-
-RUNS: dict[str, Callable[[LoadOptions, ScenarioOptions], dict[str, Any]]] = {
-    "idle": run_idle,
-    "computers": run_computers,
-    "race": run_race,
-}
-
-
-def run_scenario(options: LoadOptions, more: ScenarioOptions) -> dict[str, Any]:
-    return RUNS[options.scenario](options, more)
-
-
-# --------------------------------------------------------------------------- output
-
-
-def shown(figures: dict[str, Any]) -> str:
-    if not figures.get("count"):
-        return "–"
-    return (
-        f"{figures['p50_ms']} / {figures['p99_ms']} / {figures['max_ms']} ms ({figures['count']})"
-    )
-
-
-def render(report: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    scenario, figures = report["scenario"], report["figures"]
-    table = Table(title=f"apokalypse loadtest --scenario {scenario}", show_header=True)
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    rows: list[tuple[str, str]] = []
-    if scenario == "idle":
-        rows += [
-            ("games created, looked at, never opened", str(figures["games"])),
-            ("created in", f"{figures['created_in_s']} s"),
-            ("create p50 / p99 / max", shown(figures["create"])),
-            ("GET p50 / p99 / max", shown(figures["get"])),
-            (
-                "RSS start → warmed up → peak → after",
-                f"{figures['rss_start_mb']} → {figures['rss_before_mb']} →"
-                f" {figures['rss_peak_mb']} → {figures['rss_after_mb']} MB",
-            ),
-            (
-                "idle release",
-                f"{figures['idle_seconds']} s"
-                + (" (given)" if figures["idle_seconds_given"] else " (the server's default)")
-                + f", waited {figures['waited_s']} s,"
-                + (" settled" if figures["settled"] else " NOT settled"),
-            ),
-            (
-                "games in memory: peak → after",
-                f"{figures['games_in_memory_peak']} → {figures['games_in_memory_after']}"
-                if figures["games_in_memory_after"] is not None
-                else "– (the server offers no metrics)",
-            ),
-            ("kept", f"{figures['kept_mb']} MB ({figures['kept_kb_per_game']} KiB a game)"),
-        ]
-    elif scenario == "computers":
-        creations = figures["creations_s"]
-        rows += [
-            ("person's game", figures["person_game"]),
-            (
-                "computer games created at once",
-                f"{figures['computer_games']} (every seat {figures['computer']})",
-            ),
-            ("window", f"{figures['window_s']} s"),
-            ("answer before the window p50 / p99 / max", shown(figures["answer_before_window"])),
-            ("answer in the window p50 / p99 / max", shown(figures["answer"])),
-            ("answers still awaited at the end", str(figures["answer_unanswered_at_end"])),
-            (
-                "creations took",
-                ", ".join(f"{s:.2f}" for s in sorted(creations)) + " s" if creations else "–",
-            ),
-            ("creations unanswered", str(figures["creations_unanswered"])),
-            ("GET of a game left p50 / p99 / max", shown(figures["get"])),
-            (
-                "computer games after (move, over)",
-                ", ".join(
-                    f"{g['move']}{' ✓' if g['over'] else ''}"
-                    for g in figures["computer_games_after"]
-                )
-                or "–",
-            ),
-        ]
-    else:
-        rows += [
-            ("games raced (A acts, B rebuilds)", f"{figures['raced']} of {figures['games']}"),
-            ("B behind A at its first view (window hit)", str(figures["behind_at_first"])),
-            ("B caught up p50 / p99 / max", shown(figures["caught_up"])),
-            (
-                "stalled (B not shown A's state in time)",
-                f"{figures['stalled']} (after {figures['stall_after_s']} s)",
-            ),
-        ]
-        for order, counts in figures["by_order"].items():
-            rows.append(
-                (
-                    f"  {order}",
-                    f"{counts['stalled']} stalled of {counts['games']},"
-                    f" {counts['behind_at_first']} behind at first",
-                )
-            )
-    rows.append(("errors", str(report["errors_total"])))
-    rows += [(f"  {problem}", str(count)) for problem, count in report["errors"].items()]
-    head = report["headline"]
-    rows.append(
-        (
-            head["figure"],
-            f"{head['value']} {head['unit']} (target {head['target_text']}; before"
-            f" {head['before_text']}): {'met' if head['met'] else 'NOT MET'}",
-        )
-    )
-    options = report["options"]
-    rows.append(
-        (
-            "servers",
-            f"{len(report['servers'])}"
-            + (" behind nginx with TLS" if options["proxy"] else "")
-            + (f", from {options['server_src']}" if options["server_src"] else "")
-            + f", options: {' '.join(report['servers'][0]['flags']) or 'none'}",
-        )
-    )
-    conditions = report["conditions"]
-    rows.append(
-        (
-            "machine",
-            f"{conditions['cores']} cores, {conditions.get('machine_cpu_cores')} busy on average,"
-            f" load {conditions['loadavg_before'][0]} → {conditions['loadavg_after'][0]},"
-            f" commit {conditions['commit']}",
-        )
-    )
-    for name, value in rows:
-        table.add_row(name, value)
-    Console().print(table)
-
-
-def run_scenario_to(options: LoadOptions, more: ScenarioOptions, out: Path | None) -> None:
-    """Run the scenario, print its report and write it as JSON to ``out``."""
-    report = run_scenario(options, more)
-    render(report)
-    if out is not None:
-        out.write_text(json.dumps(report, indent=1) + "\n")

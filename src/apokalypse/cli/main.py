@@ -734,12 +734,12 @@ def loadtest(
     throughput, latency, errors, memory and CPU (a benchmark, minutes long); or, with
     --scenario, measure one of its weak spots against its target."""
     from apokalypse.bench.load import LoadOptions, run_loadtest
+    from apokalypse.bench.scenario_runs import run_scenario_to
     from apokalypse.bench.scenarios import (
         DEFAULT_DURATION,
         DEFAULT_GAMES,
         SCENARIOS,
         ScenarioOptions,
-        run_scenario_to,
     )
 
     if scenario not in SCENARIOS:

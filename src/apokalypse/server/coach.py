@@ -38,6 +38,7 @@ from apokalypse.engine.protocol import GameState
 from apokalypse.engine.record import GameRecord, start
 from apokalypse.engine.rng import Rng
 from apokalypse.i18n import seat_names, text
+from apokalypse.i18n.texts import texts_for
 from apokalypse.wire import WIRE_VERSION, AdviceMessage
 from apokalypse.wire.coach import AdviceCandidate
 
@@ -81,6 +82,13 @@ def answer(question: Question, budgets: Budgets, texts: Any, lang: str) -> Advic
     """The whole answer to a question (blocking: on the computer players' pool)."""
     state, explanation = think(question, budgets)
     return advice(question, state, explanation, texts, lang)
+
+
+def answer_apart(question: Question, budgets: Budgets, lang: str) -> AdviceMessage:
+    """:func:`answer` where the coach thinks, a process of its own (``Hub.coach``): the
+    game's texts made there, the question and the answer sent pickled."""
+    record = question.record
+    return answer(question, budgets, texts_for(record.game, record.config, lang), lang)
 
 
 def think(question: Question, budgets: Budgets) -> tuple[GameState, Explanation]:

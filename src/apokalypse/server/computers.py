@@ -6,6 +6,12 @@ starve everybody else, so every decision is one job on this pool's own threads (
 by default: the GIL lets pure-Python players use one core however many threads they get), and a
 game queues again for each next decision, so games take turns. Games where a person waits for the
 computers go before games that only computers play (``URGENT`` before ``IDLE``).
+
+The coach (the expert asked "what would you do?") thinks on a pool of this kind of its own
+(``Hub.coach``), in a process of its own: its questions take seconds, must never queue ahead of
+a computer's move, and a compiled search holds the interpreter's lock for long stretches (only
+interpreted code gives it up at the switch interval), so a thread of this process would keep
+the computers' thread and the event loop from running while it thinks.
 """
 
 from __future__ import annotations
@@ -13,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TypeVar, cast
 
 T = TypeVar("T")
@@ -28,9 +35,16 @@ Job = tuple[int, int, Callable[[], object], asyncio.Future[object]]
 class ComputerPool:
     """A bounded pool of threads for the computer players' decisions, by priority."""
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, name: str = "computer", processes: bool = False) -> None:
+        """``threads`` workers: threads of this process, or with ``processes`` processes of
+        their own (started fresh, not forked from a server with threads and sockets; the work
+        and its result then travel pickled: a module-level function and its arguments)."""
         self.threads = max(1, threads)
-        self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="computer")
+        self._executor: Executor = (
+            ProcessPoolExecutor(self.threads, mp_context=multiprocessing.get_context("spawn"))
+            if processes
+            else ThreadPoolExecutor(self.threads, thread_name_prefix=name)
+        )
         self._queue: asyncio.PriorityQueue[Job] | None = None
         self._workers: list[asyncio.Task[None]] = []
         self._order = itertools.count()  # first come, first served within a priority

@@ -20,6 +20,7 @@ import functools
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -45,7 +46,7 @@ from apokalypse.wire.coach import coach_refusal
 from apokalypse.wire.seat import Stable, Summary, WireState, stable
 from apokalypse.wire.talk import talk_message
 
-from .coach import Budgets, Question, answer
+from .coach import Budgets, Question, answer_apart
 from .computers import IDLE, URGENT, ComputerPool
 from .conversation import hear
 from .days import META as DAYS_META
@@ -118,6 +119,12 @@ class Connection:
             self.dropped += 1
             return True
         return False
+
+
+def client_address(connection: Connection) -> str:
+    """The address a connection came from (behind a trusted proxy, the one it names)."""
+    client = connection.websocket.client
+    return client.host if client is not None else "?"
 
 
 # A connection's seat, how many events it was sent, and whether it was sent nothing yet.
@@ -210,6 +217,9 @@ class Hub:
         self.metrics = metrics if metrics is not None else Metrics()
         self.rooms: dict[str, Room] = {}
         self.computers = ComputerPool(self.settings.computer_threads)
+        # The coach thinks in a process of its own, never on the computers' pool (computers.py)
+        self.coach = ComputerPool(self.settings.coach_threads, "coach", processes=True)
+        self._coached: Counter[str] = Counter()  # coach questions in flight, by client address
         self._loading: dict[str, asyncio.Future[Room]] = {}  # games being rebuilt now
         self._missed: set[str] = set()  # … and told meanwhile that they advanced elsewhere
         self._creators = Allowance(self.settings.create_per_minute, self.settings.create_burst)
@@ -727,9 +737,11 @@ class Hub:
 
     async def advise(self, room: Room, connection: Connection) -> None:
         """A seat asks the coach (:mod:`.coach`): its question is taken under the game's lock,
-        the expert thinks on the computer players' pool, and the answer goes to this connection
-        only, unless the decision moved on meanwhile. One question per seat at a time, and a
-        pace per connection; a :class:`Refused` says why not."""
+        the expert thinks on the coach's own pool (never the computer players': the game goes
+        on meanwhile), and the answer goes to this connection only, unless the decision moved
+        on meanwhile. One question per seat at a time, a pace per connection, and a bound on
+        the questions in flight, in all and per client address; a :class:`Refused` says why
+        not."""
         settings = self.settings
         async with room.lock:
             live, seat = room.live, connection.seat
@@ -743,6 +755,12 @@ class Hub:
                 raise Refused(message("coach-not-deciding", lang))
             if seat in room.advising:
                 raise Refused(message("coach-busy", lang))
+            address = client_address(connection)
+            if (
+                sum(self._coached.values()) >= settings.coach_in_flight
+                or self._coached[address] >= settings.coach_per_address
+            ):
+                raise Refused(message("coach-full", lang))
             if connection.coach is None:
                 per_second = settings.coach_per_minute / 60
                 connection.coach = Bucket(per_second, settings.coach_burst, connection.clock)
@@ -757,14 +775,20 @@ class Hub:
                 tuple(live.names),
                 tuple(live.kinds),
             )
-            room.advising[seat] = asyncio.create_task(self._advise(room, connection, question))
+            self._coached[address] += 1
+            advising = self._advise(room, connection, question, address)
+            room.advising[seat] = asyncio.create_task(advising)
 
-    async def _advise(self, room: Room, connection: Connection, question: Question) -> None:
+    async def _advise(
+        self, room: Room, connection: Connection, question: Question, address: str
+    ) -> None:
         live = room.live
         budgets = Budgets(self.settings.coach_iterations, self.settings.coach_seconds)
-        texts, lang = live.texts, live.lang
+        lang = live.lang
         try:
-            made = await self.computers.run(URGENT, lambda: answer(question, budgets, texts, lang))
+            made = await self.coach.run(
+                URGENT, functools.partial(answer_apart, question, budgets, lang)
+            )
             async with room.lock:
                 moved_on = room.closed or len(live.match.actions) != len(question.actions)
                 allowed = coach_refusal(live.kinds, question.seat, live.coach_offered, live.coached)
@@ -776,6 +800,9 @@ class Hub:
             self.metrics.errors.labels(where="coach").inc()
             log.exception("game %s: the coach failed", live.id)
         finally:
+            self._coached[address] -= 1
+            if self._coached[address] <= 0:
+                del self._coached[address]
             if room.advising.get(question.seat) is asyncio.current_task():
                 del room.advising[question.seat]
 
@@ -921,6 +948,7 @@ class Hub:
             async with room.lock:  # waits for the change under way
                 room.stop()
         await self.computers.close()
+        await self.coach.close()
 
     def connection_count(self) -> int:
         return sum(len(room.connections) for room in self.rooms.values())

@@ -45,6 +45,12 @@ class Settings:
     coach_seconds: float = 5.0
     coach_burst: int = 3
     coach_per_minute: float = 10.0
+    # The coach thinks on a thread of its own, never the computer players' (a question takes
+    # seconds: ten of them ahead of a computer's decision kept its people waiting that long).
+    # Questions waiting or thought about at once: in all, and from one client address.
+    coach_threads: int = 1
+    coach_in_flight: int = 6
+    coach_per_address: int = 2
     # The largest replay made, in bytes unzipped (replays.py): a 600-action 6-player game's is
     # some 250 KB, a 3,000-action one of a deck at its bounds (2,000 cards a back under
     # 24-character codes) some 2 MB. A larger one is refused as it passes the bound.
