@@ -11,7 +11,8 @@ from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import Config, State, parse_action
 from apokalypse.games.apokerlypse.cards import FACTIONS
 from apokalypse.games.apokerlypse.poker import CATEGORIES
-from apokalypse.games.apokerlypse.scoring import ScoreLine, score_line
+from apokalypse.games.apokerlypse.scoring import score_line
+from apokalypse.games.apokerlypse.tally import ScoreLine
 from tests.apokerlypse.builders import (
     act,
     cards,
@@ -376,7 +377,7 @@ def test_k_score_1_the_best_five_shown_depends_on_the_cards_only() -> None:
     """With a set-rank change on one card, two equally strong fives again: the score line's best
     five is the same whatever order the cards entered the hand."""
     from apokalypse.games.apokerlypse.cards import RANKS
-    from apokalypse.games.apokerlypse.scoring import Mods
+    from apokalypse.games.apokerlypse.tally import Mods
 
     RANK_SEVEN = RANKS.index("7")
 

@@ -76,9 +76,9 @@ from .config import MAX_PLAYERS, MIN_PLAYERS, Config
 from .content import DEFAULT_CONTENT
 from .features import Features
 from .observation import Observation
-from .scoring import Result
 from .setup import new_game
 from .state import State
+from .tally import Result
 
 if TYPE_CHECKING:
     from apokalypse.engine.protocol import Game

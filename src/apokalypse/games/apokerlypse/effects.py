@@ -15,8 +15,6 @@ manner of K-SCORE-6's blocks).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
@@ -25,14 +23,12 @@ from .actions import ABILITY, ALLOW, Action, CardVerb
 from .cards import CODES, FACTIONS, codes
 from .content import Effect, EffectKind, is_structure
 from .pending import Call, ChooseCard, ChooseTarget, Frame, Window
-
-if TYPE_CHECKING:
-    from .state import State
+from .table import Table
 
 _MOVES = frozenset({"take", "give", "swap"})  # kinds that move cards between hands
 
 
-def _shielded(s: State, call: Call, seat: int) -> bool:
+def _shielded(s: Table, call: Call, seat: int) -> bool:
     """KD-EFFECT-2: a shield turns away other players' card effects, not faction abilities."""
     return call.card >= 0 and seat != call.owner and s.mods[seat].shielded
 
@@ -40,7 +36,7 @@ def _shielded(s: State, call: Call, seat: int) -> bool:
 # --- what a player may use at their own decisions -------------------------------------------
 
 
-def optional_uses(s: State, seat: int, final: bool = False) -> list[Action]:
+def optional_uses(s: Table, seat: int, final: bool = False) -> list[Action]:
     """Any-time card effects and the faction ability (K-SCORE-5: "any time unless stated";
     an ability with timing final only in its owner's scoring turn)."""
     out: list[Action] = []
@@ -62,7 +58,7 @@ def optional_uses(s: State, seat: int, final: bool = False) -> list[Action]:
     return out
 
 
-def final_uses(s: State, seat: int) -> list[Action]:
+def final_uses(s: Table, seat: int) -> list[Action]:
     """K-SCORE-4: the final-scoring effects still to resolve in ``seat``'s hand."""
     effects = s.content.effects
     return [
@@ -72,7 +68,7 @@ def final_uses(s: State, seat: int) -> list[Action]:
     ]
 
 
-def use(s: State, seat: int, action: Action, events: list[Event]) -> None:
+def use(s: Table, seat: int, action: Action, events: list[Event]) -> None:
     if action.verb == "ability":
         ability = s.content.factions[s.factions[seat]].ability
         assert ability is not None
@@ -83,7 +79,7 @@ def use(s: State, seat: int, action: Action, events: list[Event]) -> None:
     trigger(s, seat, action.card, effect, events)
 
 
-def explain_use(s: State, seat: int, action: Action, scoring: bool) -> None:
+def explain_use(s: Table, seat: int, action: Action, scoring: bool) -> None:
     if action.verb == "ability":
         faction = s.content.factions[s.factions[seat]]
         if faction.ability is None:
@@ -151,7 +147,7 @@ def explain_use(s: State, seat: int, action: Action, scoring: bool) -> None:
 # --- announcing and resolving ---------------------------------------------------------------
 
 
-def trigger(s: State, owner: int, card: int, effect: Effect, events: list[Event]) -> None:
+def trigger(s: Table, owner: int, card: int, effect: Effect, events: list[Event]) -> None:
     """Announce an effect; open the block window for card effects, else resolve it."""
     if card >= 0:
         s.used.add(card)  # resolved effects never come back (K-SCORE-6)
@@ -184,14 +180,14 @@ def trigger(s: State, owner: int, card: int, effect: Effect, events: list[Event]
     begin(s, call, events)
 
 
-def _void(s: State, call: Call, rule: str, events: list[Event]) -> None:
+def _void(s: Table, call: Call, rule: str, events: list[Event]) -> None:
     code = CODES[call.card] if call.card >= 0 else None
     events.append(
         Event("void", {"seat": call.owner, "card": code, "kind": call.effect.kind, "rule": rule})
     )
 
 
-def _targets(s: State, call: Call) -> tuple[list[int], str]:
+def _targets(s: Table, call: Call) -> tuple[list[int], str]:
     """Who the effect may aim at, and the rule that explains an empty list."""
     owner, kind = call.owner, call.effect.kind
     others = s.others_in_round(owner)
@@ -212,7 +208,7 @@ def _targets(s: State, call: Call) -> tuple[list[int], str]:
     return fit, "K-SHORT-1" if any(s.short[q] for q in others) else "KD-SETUP-1"
 
 
-def begin(s: State, call: Call, events: list[Event]) -> None:
+def begin(s: Table, call: Call, events: list[Event]) -> None:
     """Resolve an effect that got through its window."""
     e, owner = call.effect, call.owner
     kind = e.kind
@@ -258,7 +254,7 @@ def begin(s: State, call: Call, events: list[Event]) -> None:
             s.stack.append(ChooseTarget(owner, call, tuple(targets)))
 
 
-def _chips(s: State, seat: int, kind: EffectKind, amount: int, events: list[Event]) -> None:
+def _chips(s: Table, seat: int, kind: EffectKind, amount: int, events: list[Event]) -> None:
     """Gains come from the bank (as much as it holds), losses go to it."""
     if kind == "gain":
         got = min(amount, s.bank)
@@ -271,13 +267,13 @@ def _chips(s: State, seat: int, kind: EffectKind, amount: int, events: list[Even
     events.append(Event(kind, {"seat": seat, "amount": got, "chips": s.chips[seat]}))
 
 
-def _move(s: State, card: int, giver: int, receiver: int) -> None:
+def _move(s: Table, card: int, giver: int, receiver: int) -> None:
     s.hands[giver].remove(card)
     s.hands[receiver].append(card)
     knowledge.moved(s, card, giver, receiver)
 
 
-def _secret(s: State, kind: str, owner: int, target: int, secret: dict[str, str]) -> Event:
+def _secret(s: Table, kind: str, owner: int, target: int, secret: dict[str, str]) -> Event:
     """Cards moving between two hands: only those two see which, until the hands are revealed."""
     args = {"seat": owner, "target": target}
     if s.revealed:
@@ -285,7 +281,7 @@ def _secret(s: State, kind: str, owner: int, target: int, secret: dict[str, str]
     return Event(kind, args, secret, frozenset({owner, target}))
 
 
-def aim(s: State, call: Call, target: int, events: list[Event]) -> None:
+def aim(s: Table, call: Call, target: int, events: list[Event]) -> None:
     owner, e = call.owner, call.effect
     events.append(Event("target", {"seat": owner, "target": target, "kind": e.kind}))
     if e.kind in ("gain", "lose"):
@@ -326,7 +322,7 @@ def aim(s: State, call: Call, target: int, events: list[Event]) -> None:
 # --- frames: windows, targets, cards --------------------------------------------------------
 
 
-def frame_legal(s: State, frame: Frame) -> list[Action]:
+def frame_legal(s: Table, frame: Frame) -> list[Action]:
     if type(frame) is Window:
         effects = s.content.effects
         blocks = [
@@ -342,7 +338,7 @@ def frame_legal(s: State, frame: Frame) -> list[Action]:
     return [Action(verb, c) for c in sorted(s.hands[frame.player])]
 
 
-def frame_apply(s: State, frame: Frame, action: Action) -> list[Event]:
+def frame_apply(s: Table, frame: Frame, action: Action) -> list[Event]:
     events: list[Event] = []
     s.stack.pop()
     if type(frame) is Window:
@@ -387,7 +383,7 @@ def frame_apply(s: State, frame: Frame, action: Action) -> list[Event]:
     return events
 
 
-def explain_frame(s: State, frame: Frame, action: Action) -> None:
+def explain_frame(s: Table, frame: Frame, action: Action) -> None:
     verb = action.verb
     if type(frame) is Window:
         if verb not in ("allow", "block"):

@@ -8,8 +8,6 @@ the flow by pushing frames (:mod:`.effects`); the flow resumes where it stood.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
@@ -27,15 +25,13 @@ from .pending import (
     Flow,
     GameOver,
 )
-from .scoring import NO_MODS
-
-if TYPE_CHECKING:
-    from .state import State
+from .table import Table
+from .tally import NO_MODS
 
 DRAWS = 2  # K-ROUND-2: two cards, one after another
 
 
-def seat_at(s: State, pos: int) -> int:
+def seat_at(s: Table, pos: int) -> int:
     """Seats in round order: clockwise from the dealer's left (K-ROUND-2)."""
     return (s.dealer + 1 + pos) % s.n
 
@@ -43,7 +39,7 @@ def seat_at(s: State, pos: int) -> int:
 # --- rounds ---------------------------------------------------------------------------------
 
 
-def start_round(s: State, events: list[Event], first: bool = False) -> None:
+def start_round(s: Table, events: list[Event], first: bool = False) -> None:
     """KD-END-2: the dealer passes clockwise; every card is shuffled together; five each."""
     n = s.n
     s.round += 1
@@ -73,7 +69,7 @@ def start_round(s: State, events: list[Event], first: bool = False) -> None:
     s.flow = Flow(DRAW_1, 0)
 
 
-def reset_round(s: State) -> None:
+def reset_round(s: Table) -> None:
     """What every dealer round starts afresh: everybody in, nobody short, nothing used."""
     n = s.n
     s.in_round = [True] * n
@@ -94,14 +90,14 @@ def reset_round(s: State) -> None:
     s.last_round = max(s.chips) < s.cost
 
 
-def pay(s: State, seat: int, events: list[Event]) -> None:
+def pay(s: Table, seat: int, events: list[Event]) -> None:
     s.take_chips(seat, s.cost)
     s.pot += s.cost
     step = STEP_NAMES[s.flow.step] if type(s.flow) is Flow else ""
     events.append(Event("pay", {"seat": seat, "amount": s.cost, "step": step, "pot": s.pot}))
 
 
-def make_short(s: State, seat: int, events: list[Event]) -> None:
+def make_short(s: Table, seat: int, events: list[Event]) -> None:
     """K-SHORT-1: cannot pay the full cost of this phase when it comes to them; draws nothing,
     keeps the hand as it is until the phase ends (phase 3: until the scoring is over)."""
     if not s.short[seat]:
@@ -109,7 +105,7 @@ def make_short(s: State, seat: int, events: list[Event]) -> None:
         events.append(Event("short", {"seat": seat, "chips": s.chips[seat], "cost": s.cost}))
 
 
-def draw_card(s: State, seat: int, events: list[Event]) -> int:
+def draw_card(s: Table, seat: int, events: list[Event]) -> int:
     """One card from the draw pile; an empty pile is refilled from the discard piles
     (KD-END-2). Returns -1 when no card is left anywhere outside the hands."""
     if not s.pile:
@@ -131,7 +127,7 @@ def draw_card(s: State, seat: int, events: list[Event]) -> int:
 # --- the automatic part ---------------------------------------------------------------------
 
 
-def advance(s: State, events: list[Event]) -> None:
+def advance(s: Table, events: list[Event]) -> None:
     """Run automatic steps until somebody must decide (or the game is over)."""
     while not s.stack:
         flow = s.flow
@@ -167,7 +163,7 @@ def advance(s: State, events: list[Event]) -> None:
             return
 
 
-def _draw(s: State, flow: Flow, seat: int, events: list[Event]) -> None:
+def _draw(s: Table, flow: Flow, seat: int, events: list[Event]) -> None:
     if flow.draws == 0:
         s.flow = Flow(flow.step, flow.pos + 1)
         return
@@ -181,7 +177,7 @@ def _draw(s: State, flow: Flow, seat: int, events: list[Event]) -> None:
         effects.trigger(s, seat, card, effect, events)  # K-ROUND-2: announced, resolved at once
 
 
-def _next_step(s: State, step: int, events: list[Event]) -> None:
+def _next_step(s: Table, step: int, events: list[Event]) -> None:
     events.append(Event("step", {"step": STEP_NAMES[step + 1]}))
     if step == PARTICIPATE:
         scoring.reveal(s, events)
@@ -195,7 +191,7 @@ def _next_step(s: State, step: int, events: list[Event]) -> None:
         s.flow = Flow(step + 1, 0)
 
 
-def _scoring(s: State, flow: Flow, events: list[Event]) -> bool:
+def _scoring(s: Table, flow: Flow, events: list[Event]) -> bool:
     """One player's scoring turn; True when they have a choice to make."""
     if flow.pos >= len(s.order):
         scoring.payout(s, events)
@@ -223,12 +219,12 @@ def _scoring(s: State, flow: Flow, events: list[Event]) -> bool:
 # --- decisions ------------------------------------------------------------------------------
 
 
-def _can_drop(s: State) -> bool:
+def _can_drop(s: Table) -> bool:
     """The last player in the round stays in: somebody must take the pot."""
     return s.in_round.count(True) > 1
 
 
-def flow_legal(s: State, flow: Flow) -> list[Action]:
+def flow_legal(s: Table, flow: Flow) -> list[Action]:
     step = flow.step
     if step == SCORING:
         seat = s.order[flow.pos]
@@ -247,7 +243,7 @@ def flow_legal(s: State, flow: Flow) -> list[Action]:
     return [PAY if s.chips[seat] >= s.cost else STAND, *drop, *extra]
 
 
-def flow_apply(s: State, flow: Flow, action: Action) -> list[Event]:
+def flow_apply(s: Table, flow: Flow, action: Action) -> list[Event]:
     events: list[Event] = []
     verb = action.verb
     seat = s.to_act
@@ -279,7 +275,7 @@ def flow_apply(s: State, flow: Flow, action: Action) -> list[Event]:
     return events
 
 
-def _discard(s: State, seat: int, card: int, events: list[Event]) -> None:
+def _discard(s: Table, seat: int, card: int, events: list[Event]) -> None:
     s.hands[seat].remove(card)
     knowledge.forget(s, card)
     s.discards[seat].append(card)
@@ -289,7 +285,7 @@ def _discard(s: State, seat: int, card: int, events: list[Event]) -> None:
         effects.trigger(s, seat, card, effect, events)  # K-ROUND-2: resolves at once
 
 
-def explain_flow(s: State, flow: Flow, action: Action) -> None:
+def explain_flow(s: Table, flow: Flow, action: Action) -> None:
     """Raise the refusal for an action outside the legal list of a flow decision."""
     verb = action.verb
     seat = s.to_act

@@ -11,32 +11,29 @@ moved: the observation would leak it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .state import State
+from .table import Table
 
 
-def reset(s: State) -> None:
+def reset(s: Table) -> None:
     s.known = [{} for _ in range(s.n + 1)]
     s.maybe = [{} for _ in range(s.n + 1)]
 
 
-def announce(s: State, card: int, seat: int) -> None:
+def announce(s: Table, card: int, seat: int) -> None:
     """Everybody learns that ``card`` is in ``seat``'s hand."""
     for known, maybe in zip(s.known, s.maybe, strict=True):
         known[card] = seat
         maybe.pop(card, None)
 
 
-def forget(s: State, card: int) -> None:
+def forget(s: Table, card: int) -> None:
     """The card left the hands face up (discarded): nobody needs to place it any more."""
     for known, maybe in zip(s.known, s.maybe, strict=True):
         known.pop(card, None)
         maybe.pop(card, None)
 
 
-def moved(s: State, card: int, giver: int, receiver: int) -> None:
+def moved(s: Table, card: int, giver: int, receiver: int) -> None:
     """``card`` went from ``giver``'s hand to ``receiver``'s, seen by those two only (by
     everybody once the hands are revealed)."""
     if s.revealed:
@@ -55,7 +52,7 @@ def moved(s: State, card: int, giver: int, receiver: int) -> None:
                 maybe[c] = seats | {receiver}
 
 
-def learn_hand(s: State, who: int, seat: int) -> None:
+def learn_hand(s: Table, who: int, seat: int) -> None:
     """Record ``who`` (a seat, or ``s.n`` for everybody) sees the whole hand of ``seat``."""
     known, maybe = s.known[who], s.maybe[who]
     hand = s.hands[seat]
@@ -72,7 +69,7 @@ def learn_hand(s: State, who: int, seat: int) -> None:
                 maybe[card] = rest
 
 
-def record(s: State, player: int | None) -> tuple[dict[int, int], dict[int, frozenset[int]]]:
+def record(s: Table, player: int | None) -> tuple[dict[int, int], dict[int, frozenset[int]]]:
     """The exact and maybe places ``player`` (None: everybody) knows, other hands only."""
     who = s.n if player is None else player
     known = {c: q for c, q in s.known[who].items() if q != player}

@@ -9,86 +9,21 @@ effects (K-SCORE-4) and then *locks* their total: an effect resolved later by an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from apokalypse.engine.events import Event
 
 from . import knowledge
 from .cards import CARD_BONUS, codes
 from .config import BONUS_CAP
-from .content import StructureKind
-from .observation import EndReason, ResultView, ScoreView
+from .observation import EndReason
 from .pending import GameOver
-from .poker import CATEGORIES, ROYAL_FLUSH, best_five, category_of, evaluate, evaluate_faces
-
-if TYPE_CHECKING:
-    from .state import State
-
-
-class Mods(NamedTuple):
-    """Resolved scoring effects of one player this round (K-SCORE-4/6): they never change again.
-    ``structure`` is (kind, card, value): category-up (-1, steps), set-suit/set-rank (card, to)."""
-
-    structure: tuple[StructureKind, int, int] | None = None
-    multiplier: int = 1
-    doubled: frozenset[int] = frozenset()
-    extra: int = 0  # hand-limit effects: cards kept above five
-    shielded: bool = False  # KD-EFFECT-2: others' card effects pass this player by
+from .poker import ROYAL_FLUSH, best_five, category_of, evaluate, evaluate_faces
+from .table import Table
+from .tally import Result, ScoreLine
 
 
-NO_MODS = Mods()
-
-
-class ScoreLine(NamedTuple):
-    """One player's final score of a round: (base + bonus) × multiplier (K-SCORE-2/3/6)."""
-
-    seat: int
-    category: int
-    base: int
-    bonus: int
-    multiplier: int
-    total: int
-    best: tuple[int, ...]  # the five cards that make the hand
-
-    def view(self) -> ScoreView:
-        """The form in the observation and in ``score`` events."""
-        return {
-            "seat": self.seat,
-            "category": CATEGORIES[self.category],
-            "base": self.base,
-            "bonus": self.bonus,
-            "multiplier": self.multiplier,
-            "total": self.total,
-            "best": codes(self.best),
-        }
-
-
-@dataclass(frozen=True)
-class Result:
-    """K-END-1: the most chips win; KD-END-1: ties share the win. ``reason`` is "no-chips"
-    (somebody ran out, K-END-1) or "nobody-can-pay" (the cost outgrew every stack)."""
-
-    winners: tuple[int, ...]
-    chips: tuple[int, ...]
-    rounds: int
-    reason: EndReason
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.view())
-
-    def view(self) -> ResultView:
-        """The form in the observation and in the ``game-over`` event."""
-        return {
-            "winners": list(self.winners),
-            "chips": list(self.chips),
-            "rounds": self.rounds,
-            "reason": self.reason,
-        }
-
-
-def reveal(s: State, events: list[Event]) -> None:
+def reveal(s: Table, events: list[Event]) -> None:
     """K-SCORE-1: the remaining players reveal; the evaluation order is fixed now."""
     s.revealed = True
     n, dealer = s.n, s.dealer
@@ -101,7 +36,7 @@ def reveal(s: State, events: list[Event]) -> None:
     events.append(Event("reveal", {"hands": hands, "order": list(s.order)}))
 
 
-def _strength(s: State, seat: int) -> tuple[int, tuple[int, ...]]:
+def _strength(s: Table, seat: int) -> tuple[int, tuple[int, ...]]:
     """The hand's strength and best five, with a set-suit / set-rank change applied."""
     hand = s.hands[seat]
     change = s.mods[seat].structure
@@ -122,7 +57,7 @@ def _strength(s: State, seat: int) -> tuple[int, tuple[int, ...]]:
     return evaluate_faces([face(c) for c in best]), tuple(sorted(best))
 
 
-def score_line(s: State, seat: int) -> ScoreLine:
+def score_line(s: Table, seat: int) -> ScoreLine:
     strength, best = _strength(s, seat)
     mods = s.mods[seat]
     category = category_of(strength)
@@ -137,13 +72,13 @@ def score_line(s: State, seat: int) -> ScoreLine:
     return ScoreLine(seat, category, base, bonus, mods.multiplier, total, best)
 
 
-def lock(s: State, seat: int, events: list[Event]) -> None:
+def lock(s: Table, seat: int, events: list[Event]) -> None:
     line = score_line(s, seat)
     s.scores[seat] = line
     events.append(Event("score", line.view()))
 
 
-def payout(s: State, events: list[Event]) -> None:
+def payout(s: Table, events: list[Event]) -> None:
     """K-SCORE-7: the highest total takes the pot; ties split it, the remainder stays
     (KD-SCORE-1)."""
     lines = [line for q in s.order if (line := s.scores[q]) is not None]
@@ -167,7 +102,7 @@ def payout(s: State, events: list[Event]) -> None:
     )
 
 
-def end_game(s: State, events: list[Event]) -> None:
+def end_game(s: Table, events: list[Event]) -> None:
     """K-END-1 / KD-END-1: the most chips win, ties share."""
     best = max(s.chips)
     winners = tuple(q for q in range(s.n) if s.chips[q] == best)

@@ -9,7 +9,7 @@ carry the same split through ``Event.view``; a bot never receives a State.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
@@ -18,10 +18,8 @@ from . import knowledge
 from .cards import CODES, FACTIONS, RANKS, SUITS, codes
 from .observation import CategoryUpView, ModsView, Observation, SetFaceView
 from .pending import STEP_NAMES, ChooseCard, ChooseTarget, Decision, GameOver, StepName, Window
-
-if TYPE_CHECKING:
-    from .scoring import Mods
-    from .state import State
+from .table import Table
+from .tally import Mods
 
 _TRIES = 8
 
@@ -59,7 +57,7 @@ def _mods(m: Mods, limit: int) -> ModsView:
     }
 
 
-def observation(s: State, player: int | None) -> Observation:
+def observation(s: Table, player: int | None) -> Observation:
     """What ``player`` knows now (None: a spectator, public information only)."""
     if player is not None:
         check_seat(player, s.n)
@@ -146,14 +144,14 @@ def observation(s: State, player: int | None) -> Observation:
     return obs
 
 
-def determinize(s: State, player: int, rng: Rng) -> State:
-    """A full state consistent with everything ``player`` can see, with a fresh random stream.
+def redeal(d: Table, s: Table, player: int, rng: Rng) -> None:
+    """Make ``d`` (a copy of ``s``) a full state consistent with everything ``player`` can see,
+    with a fresh random stream (``State.determinize``).
 
     The cards of other hands that ``player`` cannot place, and the draw pile, are redealt among
     those same places (hand sizes stay). Cards placed exactly stay; a card known to be in one of
     some hands (it may have moved unseen) goes to one of those hands."""
     check_seat(player, s.n)
-    d = s.clone()
     exact, maybe = knowledge.record(s, player)
     slots: list[tuple[int, int]] = []  # (seat or -1 for the pile, index)
     for q, hand in enumerate(d.hands):
@@ -187,7 +185,6 @@ def determinize(s: State, player: int, rng: Rng) -> State:
         d.known.append({**public_known, **shared})
         d.maybe.append({c: v for c, v in public_maybe.items() if c not in shared})
     d.rng = Rng(rng.next64())
-    return d
 
 
 def _place_constrained(

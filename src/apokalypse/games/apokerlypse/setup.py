@@ -9,8 +9,8 @@ from .cards import DECK_SIZE
 from .config import Config
 from .flow import advance, start_round
 from .pending import DRAW_1, Flow
-from .scoring import NO_MODS
 from .state import TOTAL_CHIPS, State
+from .tally import NO_MODS
 
 START_CHIPS = 12  # K-SETUP-2
 
