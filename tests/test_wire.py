@@ -63,7 +63,12 @@ def test_the_schema_names_its_version_and_its_messages(name: str):
         *("observation", "event", "action"),  # the parts
         *("client", "state", "refused", "why", "talk", "advice"),  # the messages
         "rules",  # the rules help (GET /api/rules/{game})
+        "server",  # every message the server sends, one union told apart by its type
     }
+    union = document["properties"]["server"]
+    assert union["discriminator"]["propertyName"] == "type"
+    assert set(union["discriminator"]["mapping"]) == {"state", "refused", "why", "talk", "advice"}
+    assert union["discriminator"]["mapping"]["state"] == "#/$defs/StateMessage"
     assert {"Rulebook", "Section", "Paragraph", "Items", "CardHelp"} <= set(document["$defs"])
     observation = document["$defs"]["Observation"]
     assert {"seat", "players", "move", "to_act", "decision"} <= set(observation["properties"])

@@ -57,7 +57,9 @@ export type TalkLine = A.TalkLine;
 export type AdviceMessage = A.AdviceMessage;
 export type AdviceCandidate = A.AdviceCandidate;
 export type CoachView = A.CoachView;
-export type ServerMessage = StateMessage | RefusedMessage | TalkMessage | WhyAnswer | AdviceMessage;
+/** Every message a server sends, one union told apart by `type`: generated from the wire
+ * schema's `server` part (the server sends each through one function, server/outbox.py). */
+export type ServerMessage = NonNullable<A.ApokalypseWireFormatVersion4["server"]> | NonNullable<K.ApokerlypseWireFormatVersion4["server"]>;
 export type ClientMessage = A.ActionMessage | A.SeatMessage | A.AutoMessage | A.NameMessage | A.SayMessage | A.WhyMessage | A.AdviseMessage | A.CoachMessage;
 
 /** GET /api/games/{id}: a game's public summary. */

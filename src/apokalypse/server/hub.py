@@ -56,6 +56,7 @@ from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_su
 from .limits import Allowance, Bucket
 from .memory import TRIM
 from .metrics import Metrics
+from .outbox import deliver
 from .settings import Settings
 from .store import Store, StoreError
 from .talk import Listener
@@ -395,13 +396,11 @@ class Hub:
             return
         connection.said, connection.shown = view.said, view.shown
         connection.sent = len(live.log)
-        try:
-            await connection.websocket.send_text(view.text)
-        except Exception:  # a connection gone away: it is dropped, the game goes on
-            if connection in room.connections:
-                room.connections.remove(connection)
-                if not room.connections:
-                    room.idle_since = self.clock()
+        delivered = await deliver(connection.websocket, view)
+        if not delivered and connection in room.connections:  # gone: dropped, the game goes on
+            room.connections.remove(connection)
+            if not room.connections:
+                room.idle_since = self.clock()
 
     async def push(self, room: Room) -> None:
         """Send every connection whose view changed the news, and set the clock of whoever
@@ -416,9 +415,8 @@ class Hub:
         """Send ``connection`` the lines of table talk it may read and was not sent yet."""
         live = room.live
         lines = connection.talk.news(live.talk, connection.seat, live.state.is_over)
-        if lines:
-            with contextlib.suppress(Exception):  # gone: send() drops it at the next push
-                await connection.websocket.send_text(json.dumps(talk_message(lines)))
+        if lines:  # gone: send() drops it at the next push
+            await deliver(connection.websocket, talk_message(lines))
 
     # -- clocks and computer players ------------------------------------------------------
 
@@ -708,8 +706,7 @@ class Hub:
                 return
             live, seat, shown = room.live, connection.seat, connection.shown
             answer = await asyncio.to_thread(live.why, seat, request, shown)
-        with contextlib.suppress(Exception):  # gone meanwhile
-            await connection.websocket.send_json(answer)
+        await deliver(connection.websocket, answer)  # unless gone meanwhile
 
     def perform(
         self,
@@ -794,8 +791,7 @@ class Hub:
                 allowed = coach_refusal(live.kinds, question.seat, live.coach_offered, live.coached)
                 if moved_on or allowed is not None or connection not in room.connections:
                     return  # the decision moved on (or the coach was turned off): dropped
-                with contextlib.suppress(Exception):  # gone meanwhile
-                    await connection.websocket.send_json(made)
+                await deliver(connection.websocket, made)  # unless gone meanwhile
         except Exception:
             self.metrics.errors.labels(where="coach").inc()
             log.exception("game %s: the coach failed", live.id)
@@ -809,8 +805,7 @@ class Hub:
     async def refuse(self, connection: Connection, refused: Refused) -> None:
         connection.bucket.spend()
         self.metrics.refusals.inc()
-        with contextlib.suppress(Exception):  # gone meanwhile
-            await connection.websocket.send_json(refused.to_json())
+        await deliver(connection.websocket, refused.to_json())  # unless gone meanwhile
 
     # -- other processes ------------------------------------------------------------------
 

@@ -22,6 +22,9 @@ versioned JSON Schema made from the games' own types (never written twice by han
 - **rules**: the rules help of ``GET /api/rules/{game}`` (:class:`..i18n.rulebook.Rulebook`):
   sections of paragraphs and lists, every card, and one card's help.
 - **advice**: the coach's answer to ``advise``, for the asking connection only (:mod:`.coach`).
+- **server**: every message the server sends, one union told apart by ``type`` (``state``,
+  ``refused``, ``why``, ``talk``, ``advice``): a client reads one type. The server sends them
+  all through one function (``server/outbox.py``).
 
 ``schema(game)`` is the whole format of one game; ``python -m apokalypse.wire DIR`` writes every
 game's into ``DIR/<game>.schema.json`` (the repository keeps them in ``schema/``, and a test
@@ -142,6 +145,19 @@ class WhyAnswer(TypedDict):
     rule: NotRequired[str]
 
 
+# Every message the server sends but the state: one union, told apart by ``type``.
+Reply = Annotated[
+    RefusedMessage | WhyAnswer | TalkMessage | AdviceMessage, Field(discriminator="type")
+]
+_replies: TypeAdapter[Reply] = TypeAdapter(Reply)
+
+
+def dump_reply(message: Reply) -> str:
+    """A reply as it goes on the wire (the one serialiser of every message but the state,
+    which each game's :func:`state_adapter` writes once per push for every viewer alike)."""
+    return _replies.dump_json(message).decode()
+
+
 def views(game: str) -> ModuleType:
     """The module that decides what a viewer of ``game`` is sent (``wire/<game>.py``)."""
     get_game(game)  # an unknown name is a ConfigError naming the known ones
@@ -169,6 +185,20 @@ def state_adapter(game: str) -> TypeAdapter[WireState]:
     return adapter
 
 
+@cache
+def server_adapter(game: str) -> TypeAdapter[Any]:
+    """Every message a server of ``game`` sends, as one union told apart by ``type``: the
+    state and the replies (:data:`Reply`)."""
+    state: Any = views(game).StateMessage  # a game's own, known once the game is
+    union: Any = Annotated[
+        state | RefusedMessage | WhyAnswer | TalkMessage | AdviceMessage,
+        Field(discriminator="type"),
+    ]
+    with warnings.catch_warnings(action="ignore", category=UserWarning):  # ReadOnly, as above
+        adapter: TypeAdapter[Any] = TypeAdapter(union)
+    return adapter
+
+
 def schema(game: str) -> dict[str, Any]:
     """The wire format of ``game`` as one JSON Schema document (draft 2020-12)."""
     parts: dict[str, TypeAdapter[Any]] = {  # the schema's parts, each of its own type
@@ -182,6 +212,7 @@ def schema(game: str) -> dict[str, Any]:
         "talk": TypeAdapter(TalkMessage),
         "rules": TypeAdapter(Rulebook),
         "advice": TypeAdapter(AdviceMessage),
+        "server": server_adapter(game),
     }
     refs, top = TypeAdapter.json_schemas(
         [(name, "serialization", adapter) for name, adapter in parts.items()]
