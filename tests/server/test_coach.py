@@ -255,7 +255,7 @@ def test_the_coach_thinks_apart_and_never_keeps_a_computer_waiting(tmp_path: Pat
     once kept its people waiting seconds); and the questions in flight are bounded per client
     address, the next refused with a word to ask again."""
     # Long questions (the iterations never end one; the seconds do), one per address in flight.
-    slow = replace(QUICK, coach_iterations=10_000_000, coach_seconds=8.0, coach_per_address=1)
+    slow = replace(QUICK, coach_iterations=10_000_000, coach_seconds=5.0, coach_per_address=1)
     with serving(f"sqlite:///{tmp_path / 'games.sqlite3'}", slow) as running:
         asked = create(running, ["human", "heuristic"])
         ann = Person(running, asked["id"], asked["seats"][0]["token"])

@@ -102,7 +102,7 @@ def test_computers(tmp_path: Path) -> None:
 def test_coach(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Two coached games in three tabs each, and a person playing computers elsewhere, for a
     short window: every figure is measured and the headline is the slowest of them."""
-    report = scenario(tmp_path, "coach", "--games", "2", "--duration", "8")
+    report = scenario(tmp_path, "coach", "--games", "2", "--duration", "6")
     figures = report["figures"]
     assert report["errors_total"] == 0, report["errors"]
     assert figures["coached_games"] == 2 and figures["tabs"] == 3 and figures["pace_s"] == 0.6

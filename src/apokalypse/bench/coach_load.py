@@ -54,7 +54,7 @@ TABS = 3  # tabs of each coached person, every one asking
 OPEN_EVERY = 2.0  # seconds between two tabs opened on the person playing elsewhere
 RETRY = 0.5  # seconds a tab waits after the coach said "busy" or "not so fast"
 OPPONENTS = ["medium"] * 3
-WARM = 5.0  # seconds of coaching before the window opens
+WARM = 5.0  # seconds of coaching before the window opens (a quarter of a shorter window)
 
 
 @dataclass
@@ -192,7 +192,8 @@ async def coach_window(server: Server, options: LoadOptions) -> Figures:
     window = [float("inf"), float("inf")]
     with threads(options.games + 8):
         running = [asyncio.create_task(coached_game(server, figures)) for _ in range(options.games)]
-        await asyncio.sleep(WARM)  # the coach busy before anything is measured
+        # the coach busy before anything is measured (a short run warms up for less)
+        await asyncio.sleep(min(WARM, options.duration / 4))
         window[:] = [time.monotonic(), time.monotonic() + options.duration]
         running.append(asyncio.create_task(elsewhere(server, figures, window)))
         await asyncio.sleep(options.duration)
