@@ -66,7 +66,7 @@ from .games import (
     new_game,
 )
 from .hub import Full, Hub
-from .limits import Allowance
+from .limits import Allowance, client_host
 from .metrics import Metrics
 from .ops import add_ops
 from .pages import add_pages
@@ -200,7 +200,7 @@ def create_app(
         """Store a game made for ``request`` and hand it to the hub; its seats' links."""
         base = reach.base_of(request)  # the address friends can open (reach.py says which)
         lang = str(new.record.meta["lang"])
-        client = request.client.host if request.client is not None else "?"
+        client = client_host(request)
         wait = hub.may_create(client)  # per address: behind a trusted proxy, the real one's
         if wait > 0:
             seconds = max(1, round(wait))
@@ -246,7 +246,7 @@ def create_app(
         """Where each of these seats (its game and key, as "my games" keeps them) is awaited,
         as that seat's own view shows it (:mod:`.awaited`); an error per entry for a key that
         opens no seat."""
-        client = request.client.host if request.client is not None else "?"
+        client = client_host(request)
         wait = askers.take(client)
         if wait > 0:
             seconds = max(1, round(wait))

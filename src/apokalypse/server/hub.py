@@ -53,7 +53,7 @@ from .days import META as DAYS_META
 from .days import Now, utc_now
 from .fanout import Fanout
 from .games import LiveGame, Refused, message, rebuild, shown_move_of, stored_summary
-from .limits import Allowance, Bucket
+from .limits import Allowance, Bucket, client_host
 from .memory import TRIM
 from .metrics import Metrics
 from .outbox import deliver
@@ -120,12 +120,6 @@ class Connection:
             self.dropped += 1
             return True
         return False
-
-
-def client_address(connection: Connection) -> str:
-    """The address a connection came from (behind a trusted proxy, the one it names)."""
-    client = connection.websocket.client
-    return client.host if client is not None else "?"
 
 
 # A connection's seat, how many events it was sent, and whether it was sent nothing yet.
@@ -752,7 +746,7 @@ class Hub:
                 raise Refused(message("coach-not-deciding", lang))
             if seat in room.advising:
                 raise Refused(message("coach-busy", lang))
-            address = client_address(connection)
+            address = client_host(connection.websocket)
             if (
                 sum(self._coached.values()) >= settings.coach_in_flight
                 or self._coached[address] >= settings.coach_per_address

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from starlette.requests import HTTPConnection
+
 
 class Bucket:
     """A token bucket: ``burst`` at once, ``rate`` per second after that, by ``clock`` (the
@@ -61,3 +63,10 @@ class Allowance:
                 self.buckets = {k: b for k, b in self.buckets.items() if not b.full()}
             bucket = self.buckets[client] = Bucket(self.per_minute / 60, self.burst)
         return bucket.take()
+
+
+def client_host(connection: HTTPConnection) -> str:
+    """The address a request or a WebSocket came from, as every per-address bound counts it
+    (behind a trusted proxy, the one the proxy names); "?" where the server was not told."""
+    client = connection.client
+    return client.host if client is not None else "?"

@@ -54,7 +54,7 @@ from apokalypse.wire.talk import BadText, check_name
 from .changes import change
 from .edge import LARGER_BODIES
 from .hub import Hub
-from .limits import Allowance
+from .limits import Allowance, client_host
 from .precompressed import accepts
 from .settings import Settings
 from .store import StoreError
@@ -241,7 +241,7 @@ class Replays:
         """Count a replay request against its address's allowance, before anything is looked
         up: one served from the cache, or refused, costs a token as one made does. A 429
         :class:`HTTPException` once the address has none left."""
-        wait = self.makers.take(_client(request))
+        wait = self.makers.take(client_host(request))
         if wait > 0:
             seconds = max(1, round(wait))
             detail = f"too many replays asked for from your address: try again in {seconds} s"
@@ -260,10 +260,6 @@ class Replays:
         while len(self.made) > CACHED:
             self.made.popitem(last=False)
         return made
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 def _answer(request: Request, compressed: bytes) -> Response:
