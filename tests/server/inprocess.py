@@ -17,7 +17,8 @@ import uvicorn
 from fastapi import FastAPI
 
 from apokalypse.server.app import create_app
-from apokalypse.server.hub import MAX_FRAME, Hub
+from apokalypse.server.connection import MAX_FRAME
+from apokalypse.server.hub import Hub
 from apokalypse.server.settings import Settings
 
 from .served import Addressed

@@ -90,7 +90,7 @@ from apokalypse.games.apokerlypse.observation import action_parts as apokerlypse
 from apokalypse.i18n import seat_names
 from apokalypse.i18n import text as message_text
 from apokalypse.i18n.texts import Texts, texts_for
-from apokalypse.server.hub import BURST, RATE
+from apokalypse.server.connection import BURST, RATE
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION
 

@@ -24,7 +24,7 @@ from apokalypse.wire.seat import clock_view
 
 from .days import limit_of
 from .games import LiveGame, seat_in
-from .hub import Room
+from .room import Closed, Room
 from .store import Store
 
 MAX_SEATS = 30  # seats one request may ask about (the browser keeps at most 30 games)
@@ -115,8 +115,8 @@ def stored_all(
 async def seats_news(
     rooms: Mapping[str, Room], store: Store, asks: Sequence[tuple[str, str]], now: datetime
 ) -> list[SeatNews]:
-    """Each asked seat's news, in the order asked: from memory where its game is there (under
-    its lock), else from the store."""
+    """Each asked seat's news, in the order asked: from memory where its game is there (a look
+    between its changes), else from the store."""
     answers: dict[tuple[str, str], SeatNews] = {}
     stored: list[tuple[str, str]] = []
     for game_id, token in asks:
@@ -124,13 +124,21 @@ async def seats_news(
         if room is None:
             stored.append((game_id, token))
             continue
-        async with room.lock:
-            seat = room.live.seat_of(token)
-            if seat is None:
-                error = "this token opens no seat of this game"
-                answers[game_id, token] = {"id": game_id, "error": error}
-            else:
-                answers[game_id, token] = live_news(room.live, seat)
+
+        def news(live: LiveGame, token: str = token) -> SeatNews | None:
+            seat = live.seat_of(token)
+            return None if seat is None else live_news(live, seat)
+
+        try:
+            found = await room.look(news)
+        except Closed:  # it left memory meanwhile: the store's
+            stored.append((game_id, token))
+            continue
+        if found is None:
+            error = "this token opens no seat of this game"
+            answers[game_id, token] = {"id": game_id, "error": error}
+        else:
+            answers[game_id, token] = found
     if stored:
         answers.update(await asyncio.to_thread(stored_all, store, stored, now))
     return [answers[ask] for ask in asks]

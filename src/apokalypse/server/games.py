@@ -25,9 +25,9 @@ from pydantic import TypeAdapter
 
 from apokalypse.bots import make_bot, seat_seed
 from apokalypse.bots.guard import guard_all
-from apokalypse.engine.errors import ConfigError, IllegalAction, NotationError
+from apokalypse.engine.errors import ConfigError, EngineError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
-from apokalypse.engine.match import MAX_DECISIONS, Match, Player
+from apokalypse.engine.match import MAX_DECISIONS, GameTooLong, Match, Player
 from apokalypse.engine.protocol import ActionValue, Game, GameState, refusal
 from apokalypse.engine.record import GameRecord, replay, start
 from apokalypse.engine.registry import get_game
@@ -451,7 +451,7 @@ class LiveGame:
 
     def play(self, store: Store, action: ActionValue) -> None:
         """Apply a person's action and store it (blocking). The computer players answer later,
-        one decision at a time on their own threads (:meth:`computer_step`)."""
+        one decision at a time on their own threads (:meth:`computer_choice`)."""
         try:
             events = self.match.apply(action)
         except IllegalAction as exc:
@@ -467,16 +467,38 @@ class LiveGame:
             return False
         return self.match.is_computer(state.to_act) or state.to_act in self.away
 
-    def computer_step(self, store: Store) -> bool:
-        """Let the computer whose decision it is act once, and store it (blocking; on the
-        computer players' own threads); False when no computer is to act."""
-        if not self.computer_to_act():
-            return False
+    def computer_choice(self) -> ActionValue:
+        """The decision of the computer whose turn it is (blocking; on the computer players'
+        own threads). Reads the game and changes nothing of it: the room holds every change
+        until :meth:`computer_apply` took this one."""
+        if len(self.match.actions) >= MAX_DECISIONS:
+            raise GameTooLong(f"no end after {MAX_DECISIONS} decisions")
         seat = self.state.to_act
         if self.match.is_computer(seat):
-            _, events = self.match.play_turn()
-        else:
-            events = self.match.apply(self._stand_in_choice(seat))
+            chosen: ActionValue = self.match.ask()
+            return chosen
+        return self._stand_in_choice(seat)
+
+    def computer_step(self, store: Store) -> bool:
+        """Let the computer whose decision it is act once, and store it (blocking); False when
+        no computer is to act. (The room asks and applies apart: :meth:`computer_choice`.)"""
+        if not self.computer_to_act():
+            return False
+        return self.computer_apply(store, self.state.move, self.computer_choice())
+
+    def computer_apply(self, store: Store, move: int, action: ActionValue) -> bool:
+        """Apply and store the computer's decision at ``move`` (:meth:`computer_choice`);
+        False when the decision is no longer a computer's there. A choice the rules refuse is a
+        bug of that player: an :class:`EngineError` names the seat and the action."""
+        if self.state.move != move or not self.computer_to_act():
+            return False
+        seat = self.state.to_act
+        try:
+            events = self.match.apply(action)
+        except IllegalAction as exc:
+            raise EngineError(
+                f"the computer player at p{seat + 1} chose {action}, which the rules refuse ({exc})"
+            ) from None
         self._commit(store, events)
         self.follow_clock()
         return True

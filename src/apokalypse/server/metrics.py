@@ -31,7 +31,7 @@ class Metrics:
         )
         self.answer_seconds = Histogram(
             "apokalypse_answer_seconds",
-            "From a person's message arriving to every connection being sent the change",
+            "From a person's message arriving to every connection's view of the change queued",
             buckets=ANSWER_BUCKETS,
             registry=on,
         )
@@ -45,6 +45,11 @@ class Metrics:
             "apokalypse_errors",
             "Unexpected failures, by where they happened",
             ["where"],
+            registry=on,
+        )
+        self.rebuilds = Counter(
+            "apokalypse_rebuilds",
+            "Games rebuilt from the store in place (another process made the same move first)",
             registry=on,
         )
         self.games = Gauge("apokalypse_games_in_memory", "Games held in memory", registry=on)

@@ -45,8 +45,8 @@ from uvicorn.server import ServerState
 
 from apokalypse.engine.errors import ConfigError
 
+from .connection import MAX_FRAME
 from .edge import with_security_headers
-from .hub import MAX_FRAME
 from .memory import limit_arenas
 from .ops import MetricsListener, serve_metrics
 from .settings import Settings
