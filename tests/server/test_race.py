@@ -93,3 +93,60 @@ def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
                     return bool(seen[-1]["observation"]["move"] > move)
 
                 wait_until(moved, "the player on B shown A's move")
+
+
+def test_a_move_the_store_refuses_rebuilds_the_game_in_place(database: str) -> None:
+    """Two processes take the same decision: B never hears of A's move (its notices are held
+    back here), so its copy is behind and lets the seat's second tab act too. The store keeps
+    A's move and refuses B's. B rebuilds the game from the store in place: the tab on B is told
+    that its move was not taken (it used to be closed with 1012, its action dropped without a
+    word), stays open, and is sent the game as it stands."""
+
+    def deaf(app: FastAPI) -> None:
+        async def told(game_id: str, move: int | None) -> None:
+            return None  # B hears nothing of A's moves
+
+        app.state.hub.catch_up = told
+
+    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
+    settings = Settings(idle_seconds=3600)
+    with (
+        serving(database, settings, REDIS, prefix) as a,
+        serving(database, settings, REDIS, prefix, before=deaf) as b,
+    ):
+        request = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
+        created = httpx.post(f"{a.http}/api/games", json=request, timeout=TIMEOUT).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        with connect(a.ws(game_id, tokens[0])) as zero, connect(a.ws(game_id, tokens[1])) as one:
+            states = [json.loads(ws.recv(timeout=TIMEOUT)) for ws in (zero, one)]
+            actor = next(seat for seat, state in enumerate(states) if state["legal"])
+            with connect(b.ws(game_id, tokens[actor])) as on_b:
+                seen_on_b = json.loads(on_b.recv(timeout=TIMEOUT))
+                move = seen_on_b["observation"]["move"]
+                assert seen_on_b["legal"] and move == states[actor]["observation"]["move"]
+                on_a = (zero, one)[actor]
+                on_a.send(json.dumps({"action": states[actor]["legal"][0]["text"], "move": move}))
+
+                def answered(ws: Any) -> dict[str, Any]:
+                    while True:
+                        data: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT))
+                        if data["type"] != "state" or data["observation"]["move"] > move:
+                            return data
+
+                assert answered(on_a)["type"] == "state", "A took the move"
+                # B is behind: it shows the decision still open, and lets the tab on B act
+                on_b.send(json.dumps({"action": seen_on_b["legal"][-1]["text"], "move": move}))
+                # the rebuilt game, on the same connection, and why the move was not taken
+                replies = {data["type"]: data for data in (answered(on_b), answered(on_b))}
+                assert set(replies) == {"state", "refused"}, replies
+                assert "came first" in replies["refused"]["reason"], replies
+                caught_up = replies["state"]
+                assert caught_up["observation"]["move"] > move
+                record = Store.open(database).load(game_id)
+                assert len(record.actions) == 1, "one move stored: A's"
+                assert record.actions[0] == states[actor]["legal"][0]["text"]
+                # the connection on B goes on: it can still be answered
+                now = caught_up["observation"]["move"]
+                on_b.send(json.dumps({"type": "why", "action": "x", "move": now}))
+                assert json.loads(on_b.recv(timeout=TIMEOUT))["type"] == "why"

@@ -81,6 +81,10 @@ class LoadOptions:
     scenario: str = "play"  # or one of bench.scenarios' (idle, computers, race)
     proxy: bool = False  # the clients reach the servers through nginx with TLS (bench.proxy)
     server_src: str | None = None  # run the servers from this source tree (PYTHONPATH)
+    # The clients answer the questions the server answers for them too, as a person clicking
+    # "decline" just as the automatic answer comes: one of the two is refused (counted, not an
+    # error), and no connection may be closed for it.
+    race_answers: bool = False
 
 
 @dataclass(frozen=True)
@@ -399,6 +403,7 @@ class Tally:
     lags: array[float] = field(default_factory=lambda: array("d"))
     refusals: int = 0
     refusal_reasons: Counter[str] = field(default_factory=Counter)
+    raced: Counter[str] = field(default_factory=Counter)  # refusals of --race-answers, by reason
     errors: Counter[str] = field(default_factory=Counter)
     reconnects: int = 0
     started: int = 0
@@ -501,8 +506,13 @@ async def play_connection(
     state = await receive(ws, run.options.timeout)
     while True:
         if state.get("type") == "refused":
+            reason = str(state.get("rule") or state.get("reason"))[:120]
+            if run.options.race_answers:  # expected: counted apart, the client goes on
+                run.tally.raced[reason] += 1
+                state = await receive(ws, None)
+                continue
             run.tally.refusals += 1
-            run.tally.refusal_reasons[str(state.get("rule") or state.get("reason"))[:120]] += 1
+            run.tally.refusal_reasons[reason] += 1
             raise Failed
         if state.get("type") != "state":
             run.tally.errors[f"message {state.get('type')!r}"] += 1
@@ -511,7 +521,10 @@ async def play_connection(
         if "result" in observation:
             game.over = True
             return
-        if not state["legal"]:
+        forced = answered_for_me(state)
+        if forced:  # the server's own pause lies ahead: no hand-off to time
+            game.sent_move = -1
+        if not state["legal"] or (forced and not run.options.race_answers):
             state = await receive(ws, None)  # others decide: wait as long as they take
             continue
         handoff(run, game, observation["move"], where)
@@ -526,6 +539,17 @@ async def play_connection(
             run.tally.latencies.append(time.perf_counter() - sent)
             run.tally.action_slots.append(game.slot)
             game.actions += 1
+
+
+ANSWERS = frozenset({"decline", "allow"})  # the verbs that answer a window's question
+
+
+def answered_for_me(state: dict[str, Any]) -> bool:
+    """Whether the server answers this question for the seat (as the browser's page leaves it
+    to: a window's question it cannot but decline, its automatic answers on). A client that
+    answered it too would race the server's answer, and be refused when it came second."""
+    legal = state["legal"]
+    return state.get("auto") is True and len(legal) == 1 and legal[0].get("verb") in ANSWERS
 
 
 async def answer(run: Run, ws: ClientConnection, move: int) -> dict[str, Any]:
@@ -708,6 +732,7 @@ def merge(tallies: Sequence[Tally]) -> Tally:
         total.lags.extend(tally.lags)
         total.refusals += tally.refusals
         total.refusal_reasons.update(tally.refusal_reasons)
+        total.raced.update(tally.raced)
         total.errors.update(tally.errors)
         total.reconnects += tally.reconnects
         total.started += tally.started
@@ -805,6 +830,7 @@ def build_report(
         "errors": dict(tally.errors),
         "errors_total": errors,
         "reconnects": tally.reconnects,
+        "raced_refusals": dict(tally.raced.most_common(10)),
         "servers": servers,
         "clients": {
             "processes": options.client_processes,
@@ -902,6 +928,12 @@ def render(report: dict[str, Any]) -> None:
                 f" {figures['max_ms']} ms",
             )
     table.add_row("refusals / errors", f"{report['refusals']} / {report['errors_total']}")
+    table.add_row("connections closed to reconnect (1012)", str(report["reconnects"]))
+    if report["options"].get("race_answers"):
+        raced = report["raced_refusals"]
+        table.add_row("raced answers refused (expected)", str(sum(raced.values())))
+        for problem, count in raced.items():
+            table.add_row(f"  {problem}", str(count))
     for problem, count in [*report["refusal_reasons"].items(), *report["errors"].items()]:
         table.add_row(f"  {problem}", str(count))
     for index, server in enumerate(report["servers"]):

@@ -728,6 +728,14 @@ def loadtest(
             help="Run the servers from this copy of src/ (another version, to measure a before)"
         ),
     ] = None,
+    race_answers: Annotated[
+        bool,
+        typer.Option(
+            help="play: the clients also answer the questions the server answers for them, as"
+            " a person clicking decline just as the automatic answer comes (one of the two is"
+            " refused; no connection may close)"
+        ),
+    ] = False,
     out: Annotated[Path | None, typer.Option(help="Write the report as JSON to this file")] = None,
 ) -> None:
     """Load the online game server with many concurrent games played over WebSockets and report
@@ -774,6 +782,7 @@ def loadtest(
         scenario=scenario,
         proxy=proxy,
         server_src=str(server_src) if server_src is not None else None,
+        race_answers=race_answers,
     )
     if scenario == "play":
         guarded(lambda: run_loadtest(options, out))

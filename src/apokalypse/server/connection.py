@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -84,7 +84,7 @@ class Connection:
     talk: Listener = field(init=False)  # its name, pace and talk sent (talk.py)
     coach: Bucket | None = None  # its pace of questions to the coach (made on the first)
     gone: bool = False  # its client went away, or it was closed
-    _outbox: asyncio.Queue[Written | Reply | None] = field(init=False)
+    _outbox: asyncio.Queue[Written | Reply] = field(init=False)
     _writer: asyncio.Task[None] | None = field(init=False, default=None)
     _closing: asyncio.Task[None] | None = field(init=False, default=None)
 
@@ -102,22 +102,35 @@ class Connection:
         return False
 
     def post(self, message: Written | Reply) -> None:
-        """Queue ``message`` for this connection (never waits). A client too slow to read what
-        its game sends is closed (1013) rather than waited for."""
+        """Send ``message`` to this connection, never waiting for its client: at once when the
+        socket takes it (the usual case: no task switch on the room's step), else queued for
+        the connection's writer, behind what waits already. A client too slow to read what its
+        game sends is closed (1013) rather than waited for."""
         if self.gone:
             return
         if self._writer is None:
-            self._writer = asyncio.create_task(self._write())
+            step = deliver(self.websocket, message)
+            try:
+                waiting = step.send(None)
+            except StopIteration as done:
+                self.gone = self.gone or done.value is False
+                return
+            # The socket's buffer is full (its client reads slowly): the writer finishes this
+            # send when it drains, and sends what is posted meanwhile after it.
+            self._writer = asyncio.create_task(self._write(step, waiting))
+            return
         try:
             self._outbox.put_nowait(message)
         except asyncio.QueueFull:
             self.close(CLOSE_TRY_LATER, "too slow to read")
 
-    async def _write(self) -> None:
-        while (message := await self._outbox.get()) is not None:
-            if not await deliver(self.websocket, message):
-                self.gone = True  # its reader ends at the socket's close and leaves the room
-                return
+    async def _write(self, step: Coroutine[object, None, bool], waiting: object) -> None:
+        sent = await _finish(step, waiting)
+        while sent and not self._outbox.empty():
+            sent = await deliver(self.websocket, self._outbox.get_nowait())
+        if not sent:
+            self.gone = True  # its reader ends at the socket's close and leaves the room
+        self._writer = None  # the queue is empty: the next post sends at once again
 
     def close(self, code: int | None = None, reason: str = "") -> None:
         """Stop writing: the connection ended, or is closed now with ``code`` (its reader
@@ -162,6 +175,28 @@ def is_sign(data: object) -> str | None:
     """The refusal's key when ``data`` stands for a frame not read (:data:`FLOODED`,
     :data:`BINARY`); None for a message."""
     return data.key if isinstance(data, _Sign) else None
+
+
+async def _finish(step: Coroutine[object, None, bool], waiting: object) -> bool:
+    """Run a send begun on the room's step (:meth:`Connection.post`) to its end: ``step``
+    stopped at ``waiting``, what it awaits (a future, or None for a bare yield), as a task's
+    step would have; its result."""
+    while True:
+        try:
+            if isinstance(waiting, asyncio.Future):
+                await waiting
+            else:
+                await asyncio.sleep(0)
+        except BaseException as exc:  # cancelled (the connection closed): into the send
+            try:
+                waiting = step.throw(exc)
+            except StopIteration as done:
+                return bool(done.value)
+            continue
+        try:
+            waiting = step.send(None)
+        except StopIteration as done:
+            return bool(done.value)
 
 
 def parse_text(raw: str) -> object:
