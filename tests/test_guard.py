@@ -22,7 +22,7 @@ from apokalypse.cli.session import Session
 from apokalypse.engine.match import Match, SearchingPlayer, Worlds
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
-from apokalypse.server import games as server_games
+from apokalypse.server import making as server_making
 from apokalypse.server.app import create_app
 from apokalypse.server.settings import Settings
 
@@ -193,7 +193,7 @@ def test_the_server_survives_a_faulty_player(tmp_path: Path, monkeypatch, caplog
         made.append(Faulty("raise", every=1))
         return made[-1]
 
-    monkeypatch.setattr(server_games, "make_bot", make_bot_or_faulty)
+    monkeypatch.setattr(server_making, "make_bot", make_bot_or_faulty)
     app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings=Settings(computer_delay=0))
     with TestClient(app) as client:
         body = {"game": "apokalypse", "players": 2, "seats": ["human", "random"]}

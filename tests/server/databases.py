@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from apokalypse.server import store
+from apokalypse.server import tables
 from tests.services import reachable
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -16,7 +16,7 @@ POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 def fresh_schema() -> Iterator[str]:
     """The URL of a new, empty schema of the ``test`` database; dropped on leaving."""
     reachable("127.0.0.1", 5432, "PostgreSQL")
-    with store.fresh_schema(POSTGRES, "test") as url:
+    with tables.fresh_schema(POSTGRES, "test") as url:
         yield url
 
 

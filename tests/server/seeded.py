@@ -5,13 +5,13 @@ lesson …) instead of clicking their way there through a random deal.
 Why it is exact. A stored game is its record: the game, its settings, its seed and the actions
 in order (``server/store.py``); everything else (every hand, the draw piles, each computer
 player's choices) follows from those deterministically. A game made here goes the server's own
-way, through the server's own code: :func:`games.new_game` with a ``seed`` (a prepared deal, as
-the guided games have), :func:`games.create` into the server's store, each person's action
+way, through the server's own code: :func:`making.new_game` with a ``seed`` (a prepared deal, as
+the guided games have), :func:`making.create` into the server's store, each person's action
 through :meth:`LiveGame.play`, the computers' turns through :meth:`LiveGame.computer_step` (the
-players :func:`games.computer_players` seats, seeded from the game's seed and their seat, as the
+players :func:`making.computer_players` seats, seeded from the game's seed and their seat, as the
 hub's pool plays them) and an answer a person cannot but give through
 :meth:`LiveGame.forced_answer`, as the hub gives it for them. The server process never held this
-game: on its first connection it rebuilds it from the store (:func:`games.rebuild`: the record
+game: on its first connection it rebuilds it from the store (:func:`making.rebuild`: the record
 replayed, its computer players asked again at their seats, ``Match.catch_up``), as after a
 restart, and goes on exactly as if it had played every move itself. The same seed and the same
 people's choices (:class:`People`) make the same game on every run, move for move.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from apokalypse.engine.protocol import ActionValue
-from apokalypse.server import games
+from apokalypse.server import making
 from apokalypse.server.games import LiveGame
 from apokalypse.server.store import Store
 from apokalypse.server.tutorial import GUIDES, LEARNER, CoachModel, newcomer, tutorial_game
@@ -202,7 +202,7 @@ def seeded(
 ) -> Seeded:
     """A game of ``game`` dealt from ``seed`` with these ``seats``, stored in ``where`` (a
     running server's store, or its database URL) and played on (:func:`played`)."""
-    new = games.new_game(game, len(seats), seats, variants, lang, seed=seed)
+    new = making.new_game(game, len(seats), seats, variants, lang, seed=seed)
     return played(where, new, people or Clicks(), until, decisions)
 
 
@@ -221,14 +221,14 @@ def guided(
 
 
 def played(
-    where: Store | str, new: games.NewGame, people: People, until: Until | None, decisions: int
+    where: Store | str, new: making.NewGame, people: People, until: Until | None, decisions: int
 ) -> Seeded:
     """``new`` stored in ``where`` and played on by ``people`` and the computers until it ends,
     or until a person is asked and ``until`` holds (without it: until a person is asked after
     ``decisions`` decisions of the people's own); the server's answers for them given first."""
     store = Store.open(where) if isinstance(where, str) else where
     try:
-        live = games.create(store, new)
+        live = making.create(store, new)
         taken = 0
         for _ in range(MOST):
             people.look(live)

@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from apokalypse.server import games
+from apokalypse.server import making
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION, ActionMessage
 from tests.helpers import create
@@ -147,8 +147,8 @@ def test_computer_players_resume_exactly(tmp_path: Path) -> None:
     """A game rebuilt from the store seats the same computer players, in the same state: from
     there they choose what they would have chosen had the game never left memory."""
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    new = games.new_game("apokalypse", 3, ["human", "heuristic", "random"], [], "en")
-    live = games.create(store, new)
+    new = making.new_game("apokalypse", 3, ["human", "heuristic", "random"], [], "en")
+    live = making.create(store, new)
     for _ in range(8):
         while live.computer_step(store):  # the computers' turns, as the hub's pool plays them
             pass
@@ -156,7 +156,7 @@ def test_computer_players_resume_exactly(tmp_path: Path) -> None:
         action = next((a for a in legal if a != "pass"), "pass")
         shown = live.state.observation(0)["move"]  # what seat 0's connection was sent
         live.play(store, live.check(0, ActionMessage(action=action, move=shown), shown))
-    rebuilt = games.rebuild(store, live.id)
+    rebuilt = making.rebuild(store, live.id)
     assert rebuilt.match.actions == live.match.actions
     assert rebuilt.state.observation(0) == live.state.observation(0)
     assert [e.digest_form() for e in rebuilt.log] == [e.digest_form() for e in live.log]

@@ -32,8 +32,8 @@ from websockets.sync.client import connect
 from apokalypse.cli.backup import backup, restore
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.record import GameRecord, replay
-from apokalypse.server.games import create as create_game
-from apokalypse.server.games import new_game
+from apokalypse.server.making import create as create_game
+from apokalypse.server.making import new_game
 from apokalypse.server.store import Store
 from tests.helpers import cli, create, one_line_error
 from tests.services import missing

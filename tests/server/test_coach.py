@@ -23,7 +23,7 @@ from apokalypse.engine.rng import Rng
 from apokalypse.i18n import text
 from apokalypse.i18n.texts import texts_for
 from apokalypse.server import coach
-from apokalypse.server.games import new_game
+from apokalypse.server.making import new_game
 from apokalypse.server.settings import Settings
 
 from .inprocess import Running, serving, wait_until

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from apokalypse.bench.load import percentiles, slope_per_10min
+from apokalypse.bench.load import answered_for_me, percentiles, slope_per_10min
 from apokalypse.cli.main import main
 
 from .databases import reachable
@@ -47,15 +47,33 @@ def check(report: dict[str, Any], servers: int) -> None:
 
 
 def test_one_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    check(loadtest(tmp_path), servers=1)
+    # As in the two processes' run below: a few seconds are not spent on automatic answers.
+    check(loadtest(tmp_path, "--race-answers"), servers=1)
     assert "actions/s" in capsys.readouterr().out  # the table
+
+
+def test_the_clients_leave_to_the_server_what_it_answers_for_them() -> None:
+    """As the page does: a window's question a seat cannot but decline, its automatic answers
+    on (a client that answered it too would race the server's answer and be refused)."""
+    decline = {"auto": True, "legal": [{"text": "decline", "verb": "decline"}]}
+    assert answered_for_me(decline)
+    assert not answered_for_me({**decline, "auto": False})  # the person answers themselves
+    assert not answered_for_me({**decline, "auto": None})  # a spectator
+    choices = [{"text": "decline", "verb": "decline"}, {"text": "d m/hp", "verb": "defend"}]
+    assert not answered_for_me({"auto": True, "legal": choices})  # a choice to make
+    assert not answered_for_me({"auto": True, "legal": [{"text": "pass", "verb": "pass"}]})
+    assert not answered_for_me({"auto": True, "legal": []})
 
 
 def test_two_processes_over_postgres_and_redis(tmp_path: Path) -> None:
     reachable("127.0.0.1", 5432, "PostgreSQL")
     reachable("127.0.0.1", 6379, "Redis")
-    report = loadtest(tmp_path, "--scaled")
+    # The clients also answer what the server answers for them (a short run would otherwise
+    # spend seconds on automatic answers): one of the two is refused and counted apart, and a
+    # move both processes take is settled in place, never by closing a connection.
+    report = loadtest(tmp_path, "--scaled", "--race-answers")
     check(report, servers=2)
+    assert report["reconnects"] == 0
     # seats alternate between the processes: half the hand-overs crossed the fan-out
     assert report["crossing"]["count"] > 0
 

@@ -374,7 +374,7 @@ def test_difficulty_levels_are_seat_kinds(tmp_path: Path) -> None:
     """The lobby's seat kinds include the levels easy … expert and the master: the server seats
     them (guarded, so a failing one is replaced for a move) and shows each seat's kind."""
     from apokalypse.bots.guard import Guarded
-    from apokalypse.server.games import computer_players
+    from apokalypse.server.making import computer_players
 
     levels = ["easy", "medium", "hard", "expert", "master"]
     players = computer_players(["human", *levels], 5, "apokalypse")

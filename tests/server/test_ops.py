@@ -28,7 +28,8 @@ from websockets.sync.client import connect
 from apokalypse.engine.errors import ConfigError
 from apokalypse.server import ops, reach
 from apokalypse.server.app import create_app
-from apokalypse.server.serving import GRACEFUL_SECONDS, redact, serve_options
+from apokalypse.server.logs import redact
+from apokalypse.server.serving import GRACEFUL_SECONDS, serve_options
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
 from tests.helpers import cli, create, one_line_error

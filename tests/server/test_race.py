@@ -17,8 +17,10 @@ from fastapi import FastAPI
 from websockets.sync.client import connect
 
 from apokalypse.server import hub as hub_module
+from apokalypse.server.clock import Ticks
 from apokalypse.server.days import Now
-from apokalypse.server.games import LiveGame, Ticks, rebuild
+from apokalypse.server.games import LiveGame
+from apokalypse.server.making import rebuild
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
 

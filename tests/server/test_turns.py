@@ -27,9 +27,10 @@ from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
 from apokalypse.server.awaited import MAX_SEATS
 from apokalypse.server.days import META
-from apokalypse.server.games import NewGame, computer_players, create, hash_token
+from apokalypse.server.making import NewGame, computer_players, create
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
+from apokalypse.server.tokens import hash_token
 
 from .inprocess import Running, serving, wait_until
 

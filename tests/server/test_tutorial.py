@@ -10,7 +10,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from apokalypse.server.games import rematch_of
+from apokalypse.server.making import rematch_of
 from apokalypse.server.settings import Settings
 from apokalypse.server.tutorial import (
     APOKALYPSE_TOPICS,

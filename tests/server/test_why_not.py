@@ -30,8 +30,9 @@ from apokalypse.games.apokalypse.pending import GameOver
 from apokalypse.games.apokerlypse.content import content_text
 from apokalypse.i18n import LANGS, text
 from apokalypse.server.connection import WHY_BURST, WHY_RATE
-from apokalypse.server.games import LiveGame, Refused
+from apokalypse.server.games import LiveGame
 from apokalypse.server.limits import Bucket
+from apokalypse.server.refusals import Refused
 from apokalypse.server.settings import Settings
 from apokalypse.wire import WhyAnswer, WhyMessage
 from tests.apokalypse import builders

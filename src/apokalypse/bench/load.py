@@ -243,7 +243,7 @@ def servers(options: LoadOptions, extra: dict[str, str] | None = None) -> Iterat
         logs = [Path(folder, f"server{i}.log") for i in range(2 if options.scaled else 1)]
         if options.scaled:
             # SQLAlchemy only when a database is made here
-            from apokalypse.server.store import fresh_schema
+            from apokalypse.server.tables import fresh_schema
 
             database = stack.enter_context(fresh_schema(options.postgres_url, "load"))
             prefix = f"apokalypse-load:{secrets.token_hex(6)}:"

@@ -32,7 +32,7 @@ from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError
 
 from apokalypse.engine.errors import ConfigError
-from apokalypse.server.store import MIGRATIONS
+from apokalypse.server.tables import MIGRATIONS
 
 from .safe import printable
 

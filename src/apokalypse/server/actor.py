@@ -35,7 +35,7 @@ from apokalypse.wire.coach import AdviceMessage
 from apokalypse.wire.talk import talk_message
 
 from .connection import CLOSE_RESTART, CLOSE_TRY_LATER, Connection, Made, is_sign
-from .games import LiveGame, Refused, message, rebuild
+from .games import LiveGame
 from .inputs import (
     Advised,
     AnswerDue,
@@ -57,6 +57,8 @@ from .inputs import (
     changes_game,
     settle,
 )
+from .making import rebuild
+from .refusals import Refused, message
 from .services import Services
 from .store import StoreError
 

@@ -59,17 +59,13 @@ from .catalog import catalog
 from .days import HOUR, LONGEST, SHORTEST
 from .edge import Edge
 from .fanout import Fanout
-from .games import (
-    NewGame,
-    create,
-    message,
-    new_game,
-)
 from .hub import Full, Hub
 from .limits import Allowance, client_host
+from .making import NewGame, create, new_game
 from .metrics import Metrics
 from .ops import add_ops
 from .pages import add_pages
+from .refusals import message
 from .replays import add_replays
 from .serving import Listen, serve, start_metrics
 from .settings import Settings

@@ -23,9 +23,10 @@ from apokalypse.engine.record import GameRecord, replay
 from apokalypse.wire.seat import clock_view
 
 from .days import limit_of
-from .games import LiveGame, seat_in
+from .games import LiveGame
 from .room import Closed, Room
 from .store import Store
+from .tokens import seat_in
 
 MAX_SEATS = 30  # seats one request may ask about (the browser keeps at most 30 games)
 

@@ -164,7 +164,7 @@ class _Sign:
     """A message the reader stands in for what it could not read."""
 
     def __init__(self, key: str) -> None:
-        self.key = key  # its refusal's text (games.message)
+        self.key = key  # its refusal's key (refusals.message)
 
 
 FLOODED = _Sign("flood")  # the first message dropped for flooding

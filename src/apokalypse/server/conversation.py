@@ -14,7 +14,8 @@ from apokalypse.wire.talk import (
     check_text,
 )
 
-from .games import LiveGame, Refused, message
+from .games import LiveGame
+from .refusals import Refused, message
 from .store import Store
 from .talk import MOST_LINES, Listener
 

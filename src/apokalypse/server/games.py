@@ -1,22 +1,15 @@
-"""Games in play on the server: created, rebuilt from the store, advanced action by action.
+"""A game in play on the server (:class:`LiveGame`), advanced action by action.
 
-Everything here is synchronous (the engine, the computer players, the database): the app runs
-it off the event loop (``asyncio.to_thread``), one game at a time under that game's lock, so a
-slow computer player holds up its own game only.
-
-A game lives in memory while it is played (:class:`LiveGame`: its :class:`Match` and the log of
-its events). After a restart it is rebuilt from its stored record by replay: fresh computer
-players, seeded from the game's seed and their seat, are asked again at their seats
-(:meth:`Match.catch_up`), so they go on exactly as if nothing had happened.
+Everything here is synchronous (the engine, the computer players, the database): its room
+(:mod:`.room`) runs it off the event loop (``asyncio.to_thread``), one input at a time, so a
+slow computer player holds up its own game only. How a game comes into memory, made or rebuilt
+from the store: :mod:`.making`; its turn timer: :mod:`.clock`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -24,231 +17,33 @@ from functools import cached_property
 from pydantic import TypeAdapter
 
 from apokalypse.bots import make_bot, seat_seed
-from apokalypse.bots.guard import guard_all
-from apokalypse.engine.errors import ConfigError, EngineError, IllegalAction, NotationError
+from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS, GameTooLong, Match, Player
 from apokalypse.engine.protocol import ActionValue, Game, GameState, refusal
-from apokalypse.engine.record import GameRecord, replay, start
-from apokalypse.engine.registry import get_game
-from apokalypse.engine.rng import SEED_LIMIT
-from apokalypse.i18n import check_lang, notation_reason, text
+from apokalypse.engine.record import GameRecord
+from apokalypse.i18n import notation_reason, text
 from apokalypse.i18n.texts import Texts, texts_for
 from apokalypse.wire import (
     WIRE_VERSION,
     ActionMessage,
-    RefusedMessage,
     WhyAnswer,
     WhyMessage,
     seat_views,
     state_adapter,
 )
-from apokalypse.wire.seat import ClockReading, SeatViews, Summary, Table, WireState
+from apokalypse.wire.seat import SeatViews, Table, WireState
 
-from .days import META, Days, Now, limit_of, utc_now
-from .store import KEEP, Deadline, Store, StoreError, new_id
+from .clock import Clock, Ticks
+from .days import Days, Now, limit_of, utc_now
+from .refusals import Refused, message
+from .store import KEEP, Deadline, Store, StoreError
 from .talk import GameTalk
-
-# The seconds a game's turn timer counts in (:class:`Clock`): ``time.monotonic`` unless the hub
-# was given another (``Hub.clock``: a test moves its own instead of waiting a turn out).
-Ticks = Callable[[], float]
+from .tokens import seat_in
 
 HUMAN = "human"
 STAND_IN = "heuristic"  # who plays a person's seat while they are away
-TOKEN_BYTES = 24  # 32 URL-safe characters: the key of a seat's secret invite link
 COACH = "coach"  # the meta key: the creator offered the coach to every person (wire/coach.py)
-
-
-def message(key: str, lang: str, **values: object) -> str:
-    """The server's own refusals (the rules' refusals come from each game's catalog)."""
-    return text(f"server.{key}", lang, **values)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def seat_in(meta: Mapping[str, object], token: str) -> int | None:
-    """The person's seat whose key ``token`` is, by the game's stored meta (its keys' SHA-256);
-    None for any other."""
-    digest = hash_token(token)
-    stored = meta.get("token_sha256", [])
-    for seat, known in enumerate(stored if isinstance(stored, list) else []):
-        if isinstance(known, str) and hmac.compare_digest(known, digest):
-            return seat
-    return None
-
-
-def computer_players(kinds: Sequence[str], seed: int, game: str) -> dict[int, Player]:
-    """The computer players of a game's seats (every seat not ``human``), seeded from the game's
-    seed and their seat, so a rebuilt game seats exactly the same players. Each is guarded
-    (:mod:`apokalypse.bots.guard`): a player that raises or overruns is replaced by the
-    heuristic for that move, and the fault logged, instead of stopping the game.
-
-    A seat kind is a player's name (``heuristic``, ``expert`` …), never a budget
-    (``ismcts:500``): the server's players are its own choice of strength and cost."""
-    for kind in kinds:
-        if ":" in kind:
-            raise ConfigError(
-                f"seat kind {kind!r}: name a computer player without a budget (easy, medium,"
-                " hard, expert …)"
-            )
-    players = {
-        seat: make_bot(kind, seat_seed(seed, seat), game)
-        for seat, kind in enumerate(kinds)
-        if kind != HUMAN
-    }
-
-    def stand_in(seat: int) -> Player:  # seeded apart from every seat's own player
-        return make_bot(STAND_IN, seat_seed(seed, seat + 64), game)
-
-    return guard_all(players, stand_in)
-
-
-class Refused(Exception):
-    """An action the server does not apply: ``reason`` in the game's language, ``rule`` the
-    rule id when the rules refused it."""
-
-    def __init__(self, reason: str, rule: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.rule = rule
-
-    @classmethod
-    def by_rules(cls, exc: IllegalAction, texts: Texts) -> Refused:
-        """The rules' refusal, told in the game's language with its rule id."""
-        return cls(texts.refusal(exc), exc.rule)
-
-    def to_json(self) -> RefusedMessage:
-        data: RefusedMessage = {"type": "refused", "wire": WIRE_VERSION, "reason": self.reason}
-        if self.rule is not None:
-            data["rule"] = self.rule
-        return data
-
-
-@dataclass
-class NewGame:
-    """What ``POST /api/games`` asked for, checked: the record to store and the tokens."""
-
-    record: GameRecord
-    state: GameState
-    players: dict[int, Player]
-    tokens: dict[int, str]  # seat → token, human seats only
-
-
-def new_game(
-    name: str,
-    players: int,
-    seats: Sequence[str],
-    variants: Sequence[str],
-    lang: str,
-    timer: tuple[float, float] | None = None,
-    turn_based: float | None = None,
-    coach: bool = False,
-    *,
-    seed: int | None = None,
-    meta: Mapping[str, object] | None = None,
-) -> NewGame:
-    """A fresh game; bad input is a :class:`ConfigError` naming what is wrong. ``timer``:
-    (seconds per decision, seconds of time bank per person), or None for no clock;
-    ``turn_based``: instead, the seconds (hours or days) each person's decision has
-    (:mod:`.days`); ``coach``: the creator offers the coach to every person at the table
-    (each still agrees at their seat: :mod:`apokalypse.wire.coach`). ``seed``: a prepared deal
-    (the guided game's, :mod:`.tutorial`) instead of an unguessable one; ``meta``: more to keep
-    with the game (``tutorial``)."""
-    if timer is not None and turn_based is not None:
-        raise ConfigError("timer and turn_based: a game has one turn timer or the other")
-    game = get_game(name.strip().lower())
-    lang = check_lang(lang)
-    config = game.config_from_options(players, list(variants), None)
-    if len(seats) != config.players:
-        raise ConfigError(
-            f"seats lists {len(seats)} seats for a {config.players}-player game: name one kind"
-            f" per seat ({HUMAN!r} or a computer player)"
-        )
-    kinds = [kind.strip().lower() for kind in seats]
-    if seed is None:
-        seed = secrets.randbelow(SEED_LIMIT)  # all 64 bits: unguessable
-    bots = computer_players(kinds, seed, game.name)
-    tokens = {
-        seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(len(kinds)) if seat not in bots
-    }
-    stored: dict[str, object] = {
-        **(meta or {}),
-        "seats": kinds,
-        "token_sha256": [hash_token(tokens[s]) if s in tokens else None for s in range(len(kinds))],
-        "lang": lang,
-    }
-    if timer is not None:
-        stored["timer"] = {"turn": timer[0], "bank": timer[1]}
-    if turn_based is not None:
-        stored[META] = {"seconds": turn_based}
-    if coach:
-        stored[COACH] = True
-    state = game.new_game(config, seed)
-    record = GameRecord(game.name, game.version, config.to_json(), seed, meta=stored)
-    return NewGame(record, state, bots, tokens)
-
-
-def rematch_of(record: GameRecord, game_id: str) -> NewGame:
-    """The rematch of a stored game: the same game, settings and seats, a new deal. Its people
-    keep their invite keys (the same token opens the same seat), so nobody is sent a new one."""
-    game = get_game(record.game)
-    seed = secrets.randbelow(SEED_LIMIT)
-    kinds = [str(kind) for kind in record.meta.get("seats", [])]
-    state = game.new_game(game.config_from_json(record.config), seed)
-    # A guided game's rematch is a real game: a fresh deal, no coach.
-    meta = {**{k: v for k, v in record.meta.items() if k != "tutorial"}, "rematch_of": game_id}
-    rematch = GameRecord(game.name, game.version, dict(record.config), seed, meta=meta)
-    return NewGame(rematch, state, computer_players(kinds, seed, game.name), {})
-
-
-@dataclass
-class Clock:
-    """A game's turn timer: each decision of a person gets ``turn`` seconds, then draws on that
-    person's time bank; when both are spent a computer player takes the seat over (it is
-    away) until its person reclaims it. Kept in the memory of the process serving the game:
-    after a restart every bank is full again.
-
-    A decision in a defence or block window (``hidden``: nobody but the seat asked may learn
-    who that is) gets the turn's time only and never draws on the bank: a bank that shrank
-    would tell everyone later who was asked and how long they thought (R-INFO-3). When that
-    time is spent, a computer player answers that one question and the person keeps the seat
-    (marking them away would name them too)."""
-
-    turn: float
-    banks: list[float]  # seconds left in each seat's bank
-    seat: int | None = None  # the person deciding now
-    move: int = -1  # the move they are deciding at
-    started: float = 0.0  # when that decision began (LiveGame.ticks)
-    hidden: bool = False  # a window's decision: no bank
-
-    def follow(self, seat: int | None, move: int, now: float, hidden: bool) -> None:
-        """The decision is now ``seat``'s at ``move`` (None: nobody's to time): charge the
-        decision that ended to its person's bank and start the new one's clock."""
-        if (seat, move) == (self.seat, self.move):
-            return
-        if self.seat is not None and not self.hidden:
-            over = now - self.started - self.turn
-            self.banks[self.seat] = max(0.0, self.banks[self.seat] - max(0.0, over))
-        self.seat, self.move, self.started, self.hidden = seat, move, now, hidden
-
-    def deadline(self) -> float | None:
-        """When (by LiveGame.ticks) the deciding person's time runs out."""
-        if self.seat is None:
-            return None
-        return self.started + self.turn + (0.0 if self.hidden else self.banks[self.seat])
-
-    def reading(self, now: float) -> ClockReading:
-        """The clock at ``now``, for the seat views (:func:`apokalypse.wire.seat.clock_view`)."""
-        deadline = self.deadline()
-        return ClockReading(
-            turn=self.turn,
-            banks=tuple(self.banks),
-            seat=self.seat,
-            turn_left=max(0.0, self.started + self.turn - now) if self.seat is not None else 0.0,
-            remaining=max(0.0, deadline - now) if deadline is not None else 0.0,
-        )
 
 
 @dataclass
@@ -316,20 +111,6 @@ class LiveGame:
         """Whether somebody is deciding whom the public view does not show (a defence or block
         window: only the seat asked knows it is asked)."""
         return not self.state.is_over and self.public()["to_act"] is None
-
-    def summary(self) -> Summary:
-        """What anybody may know of the game (no tokens; the seed once it is over), with the
-        public move, frozen in a window like the public observation."""
-        state = self.state
-        result = state.result
-        data = stored_summary(self.id, self.record, self.shown_move(), self.names)
-        data["over"] = state.is_over
-        data["result"] = result.to_json() if result is not None else None
-        if state.is_over:
-            data["seed"] = self.record.seed  # only now: it rebuilds every hand and the deck
-        else:
-            data.pop("seed", None)
-        return data
 
     def table(self, connected: frozenset[int]) -> Table:
         """What the seat views need of the table now."""
@@ -625,21 +406,6 @@ class LiveGame:
             return True
         return self.set_away(store, days.seat, True) or changed
 
-    def make_rematch(self, store: Store) -> LiveGame | None:
-        """The rematch of this finished game: made here (returned) unless it exists already
-        (None; ``self.rematch`` names it either way)."""
-        if self.rematch is not None or not self.state.is_over:
-            return None
-        mine = new_id()
-        self.rematch = store.claim_rematch(self.id, mine)
-        if self.rematch != mine:  # another process was first: its game, linked to from here
-            return None
-        rematch = create(store, rematch_of(self.record, self.id), mine, self.now)
-        for seat, name in enumerate(self.names):  # the same people, by the same names
-            if name is not None:
-                rematch.set_name(store, seat, name)
-        return rematch
-
     def catch_up_from(self, store: Store) -> int:
         """Apply the actions another server process stored after ours (blocking); how many.
 
@@ -681,93 +447,3 @@ class LiveGame:
         result = self.state.result
         if self.state.is_over and result is not None:
             store.finish(self.id, result.to_json())
-
-
-def stored_summary(
-    game_id: str, record: GameRecord, move: int, names: Sequence[str | None] = ()
-) -> Summary:
-    """What anybody may know of a stored game (no tokens; the seed once it is over); ``move``:
-    the move everybody is shown (:meth:`LiveGame.shown_move`); ``names``: the seats' chosen
-    names."""
-    kinds = [str(kind) for kind in record.meta.get("seats", [])]
-    data: Summary = {
-        "id": game_id,
-        "game": record.game,
-        "players": len(kinds),
-        "seats": [
-            {"seat": seat, "kind": kind, "name": names[seat] if seat < len(names) else None}
-            for seat, kind in enumerate(kinds)
-        ],
-        "lang": str(record.meta.get("lang", "en")),
-        "move": move,
-        "over": record.result is not None,
-        "result": record.result,
-    }
-    if record.result is not None:
-        data["seed"] = record.seed  # only now: it rebuilds every hand and the deck
-    if record.meta.get("tutorial"):
-        data["tutorial"] = True  # the guided game: its page shows the coach
-    return data
-
-
-def shown_move_of(store: Store, game_id: str) -> int:
-    """The move everybody is shown in a stored game, by replaying it (for actions stored
-    without it, before migration 0003)."""
-    move = replay(store.load(game_id)).state.observation(None)["move"]
-    assert isinstance(move, int)
-    return move
-
-
-def create(
-    store: Store,
-    new: NewGame,
-    game_id: str | None = None,
-    now: Now = utc_now,
-    ticks: Ticks = time.monotonic,
-) -> LiveGame:
-    """Store a new game and start it (computer players whose decision it is are let act by the
-    hub, on their own threads: never inside the request that made the game). A turn-based
-    game's first deadline runs from here (nobody need open it for it to go on)."""
-    game_id = store.create(new.record, game_id)
-    game = get_game(new.record.game)
-    match: Match = Match(new.state, new.players, new.record.start_digest(new.state.opening))
-    live = LiveGame(game_id, game, new.record, match, now=now, ticks=ticks)
-    live.log.extend(match.start())
-    live.follow_clock()  # computers to act first are let by the hub (Hub.kick), not here
-    if live.days is not None and live.days.due is not None:
-        store.set_deadline(game_id, live.days.due)
-    return live
-
-
-def rebuild(
-    store: Store, game_id: str, now: Now = utc_now, ticks: Ticks = time.monotonic
-) -> LiveGame:
-    """A stored game as it stood after its last stored action (a :class:`StoreError` for an
-    unknown id, a ``RecordError`` for a record that does not replay)."""
-    record = store.load(game_id)
-    game, state = start(record)
-    kinds = [str(kind) for kind in record.meta.get("seats", [])]
-    bots = computer_players(kinds, record.seed, record.game)
-    match: Match = Match(state, bots, record.start_digest(state.opening))
-    live = LiveGame(game_id, game, record, match, now=now, ticks=ticks)
-    stored = store.rematch_and_away(game_id)
-    if stored is None:  # deleted since it was loaded
-        raise StoreError(f"there is no game {game_id!r}")
-    live.rematch, live.away = stored
-    live.names = live.talk.read(store, game_id)
-    live.manual, due = store.timing(game_id)
-    if live.coach_offered:
-        live.coached = store.coached(game_id)
-    live.heard = True  # whoever made the last change, it was not this copy
-    live.log.extend(match.start())
-    for events in match.catch_up(game, record.actions):
-        live.log.extend(events)
-    # A restart between a person's action and the computers' answers: the hub lets them on.
-    live.follow_clock()
-    days = live.days
-    if days is not None:
-        if days.seat is not None and due is not None:  # the deadline stored with the decision
-            days.adopt(days.seat, live.state.move, due)
-        elif days.due != due:  # none stored yet (or one left over): the store learns it
-            store.set_deadline(game_id, days.due)
-    return live

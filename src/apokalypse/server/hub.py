@@ -33,11 +33,13 @@ from .connection import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_LATER, Conne
 from .days import META as DAYS_META
 from .days import Now
 from .fanout import Fanout
-from .games import LiveGame, message, rebuild, shown_move_of, stored_summary
+from .games import LiveGame
 from .inputs import Heard, Leave, Start
 from .limits import Allowance
+from .making import rebuild, shown_move_of, stored_summary, summary_of
 from .memory import TRIM
 from .metrics import Metrics
+from .refusals import message
 from .room import STAND_BY, Closed, Room
 from .services import Services
 from .settings import Settings
@@ -191,7 +193,7 @@ class Hub:
             room = self.rooms.get(game_id)
             if room is not None:
                 try:
-                    games.append(await room.look(LiveGame.summary))
+                    games.append(await room.look(summary_of))
                     continue
                 except Closed:  # it left memory meanwhile: the store's
                     pass

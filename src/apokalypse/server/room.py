@@ -33,7 +33,7 @@ from .coach import Budgets, Question, answer_apart
 from .computers import IDLE, URGENT
 from .connection import Connection
 from .conversation import hear
-from .games import LiveGame, Refused, message
+from .games import LiveGame
 from .inputs import (
     Advised,
     AnswerDue,
@@ -45,6 +45,8 @@ from .inputs import (
     Thought,
 )
 from .limits import Bucket, client_host
+from .making import make_rematch
+from .refusals import Refused, message
 from .store import StoreError
 
 log = logging.getLogger(__name__)
@@ -102,7 +104,7 @@ class Room(Actor):
         if request.type == "rematch":
             if not live.state.is_over:
                 raise Refused(message("not-over", live.lang))
-            live.make_rematch(store)  # opened by whoever follows the link (Hub.room)
+            make_rematch(live, store)  # opened by whoever follows the link (Hub.room)
             return True  # every connection learns of it
         return live.set_away(store, seat, request.type == "leave")
 

@@ -17,43 +17,29 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from pathlib import Path
-from typing import Any
 
-from alembic import command
-from alembic.config import Config as AlembicConfig
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    DateTime,
-    ForeignKey,
-    Integer,
     String,
-    Text,
     cast,
-    create_engine,
-    event,
     func,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.record import FORMAT, GameRecord
 
-MIGRATIONS = Path(__file__).parent / "migrations"
+from .tables import ActionRow, GameRow, TalkRow, make_engine, migrate
+
 DEFAULT_URL = "sqlite:///apokalypse.sqlite3"
-MIGRATION_LOCK = 0x41504F4B  # "APOK": the advisory lock that serialises migrations
 GAME_ID_BYTES = 12  # 16 URL-safe characters: not guessable, short enough for a link
 
 
@@ -63,110 +49,6 @@ class StoreError(EngineError):
 
 class StaleAction(StoreError):
     """Another action already took this move (a stale or duplicated action)."""
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    version: Mapped[str] = mapped_column(String(40))
-    format: Mapped[int] = mapped_column(Integer)
-    config: Mapped[dict[str, object]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)  # shifted into the signed range (_SEED_SHIFT)
-    meta: Mapped[dict[str, object]] = mapped_column(JSON)
-    result: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    away: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0002
-    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    names: Mapped[list[str | None] | None] = mapped_column(JSON, nullable=True)  # migration 0004
-    deadline: Mapped[datetime | None] = mapped_column(
-        DateTime(timezone=True), nullable=True, index=True
-    )
-    manual: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0004
-    coach: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0005
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    move: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first action
-    text: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    shown: Mapped[int | None] = mapped_column(Integer, nullable=True)  # migration 0003
-
-
-class TalkRow(Base):
-    """One line of a game's table talk (migration 0004)."""
-
-    __tablename__ = "talk"
-
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    n: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, … within the game
-    channel: Mapped[str] = mapped_column(String(16))  # "players" or "spectators"
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
-    name: Mapped[str] = mapped_column(String(64))
-    text: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-def make_engine(url: str) -> Engine:
-    engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
-
-
-def _sqlite_pragmas(connection: Any, _: object) -> None:
-    # SQLite checks foreign keys only when asked, per connection.
-    connection.execute("PRAGMA foreign_keys=ON")
-    # Write-ahead logging: readers never wait for the writer, and with synchronous=NORMAL a
-    # commit is a write to the log, not an fsync (the log is synced at checkpoints). A server
-    # process that crashes or is killed loses no committed action; only the machine losing
-    # power could cost the last moments. Each commit fsynced took ~4 ms, most of the server's
-    # time per action under load.
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute("PRAGMA busy_timeout=10000")  # writers of several threads take turns
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the database's schema to the newest migration (a no-op when it is there)."""
-    config = AlembicConfig()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            # Several server processes starting at once on a new database: one migrates, the
-            # others wait for it (a lock held until this transaction ends) and find it done.
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
-@contextmanager
-def fresh_schema(url: str, prefix: str) -> Iterator[str]:
-    """The URL of a new, empty schema ``<prefix>_<random>`` of the PostgreSQL database at
-    ``url``, dropped on leaving (tests and the load benchmark, beside whatever else is there)."""
-    schema = f"{prefix}_{secrets.token_hex(6)}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 def new_id() -> str:
@@ -538,4 +420,4 @@ class Store:
             return list(session.scalars(select(GameRow.id).order_by(GameRow.created, GameRow.id)))
 
 
-__all__ = ["FORMAT", "StaleAction", "Store", "StoreError", "fresh_schema", "migrate"]
+__all__ = ["FORMAT", "StaleAction", "Store", "StoreError", "migrate"]

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from apokalypse.wire.talk import CHANNELS, HISTORY, Channel, TalkLine, may_read
 
 from .limits import Bucket
-from .store import Store, TalkRow
+from .store import Store
+from .tables import TalkRow
 
 MOST_LINES = 1000  # lines kept per channel of a game
 LINE_RATE = 1.0  # lines a connection may say per second on average …

@@ -1,10 +1,10 @@
-"""Alembic's environment: migrations run on the connection :func:`..store.migrate` hands over."""
+"""Alembic's environment: migrations run on the connection :func:`..tables.migrate` hands over."""
 
 from __future__ import annotations
 
 from alembic import context
 
-from apokalypse.server.store import Base
+from apokalypse.server.tables import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata)

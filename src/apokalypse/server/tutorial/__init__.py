@@ -27,7 +27,8 @@ from apokalypse.bots import make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.registry import get_game
 
-from ..games import HUMAN, NewGame, new_game
+from ..games import HUMAN
+from ..making import NewGame, new_game
 from . import apokalypse, apokerlypse
 from .guide import Guide, Parts, Walk
 
