@@ -238,7 +238,6 @@ class LiveGame:
         except IllegalAction as exc:
             raise Refused.by_rules(exc, self.texts) from None
         self._commit(store, events)
-        self.follow_clock()
 
     def computer_to_act(self) -> bool:
         """Whether the decision now is a computer's: a computer seat's, or a stand-in's at a
@@ -281,7 +280,6 @@ class LiveGame:
                 f"the computer player at p{seat + 1} chose {action}, which the rules refuse ({exc})"
             ) from None
         self._commit(store, events)
-        self.follow_clock()
         return True
 
     def follow_clock(self) -> None:
@@ -377,11 +375,16 @@ class LiveGame:
         deadline = clock.deadline()
         if deadline is None or deadline > self.ticks():
             return changed
-        if clock.hidden:  # a window's question: answered for, the seat kept (see Clock)
-            self._commit(store, self.match.apply(self._stand_in_choice(clock.seat)))
-            self.follow_clock()
+        return self._take_over(store, clock.seat, clock.hidden) or changed
+
+    def _take_over(self, store: Store, seat: int, window: bool) -> bool:
+        """The one takeover when a person's time runs out (:meth:`time_out`, :meth:`overdue`):
+        a window's question is answered for them by a stand-in, the seat kept (marking them
+        away would name who was asked: :class:`Clock`); else a stand-in takes the seat."""
+        if window:
+            self.play(store, self._stand_in_choice(seat))
             return True
-        return self.set_away(store, clock.seat, True) or changed
+        return self.set_away(store, seat, True)
 
     def set_name(self, store: Store, seat: int, name: str) -> bool:
         """The person at ``seat`` is called ``name`` from now on (kept in the store); False
@@ -401,10 +404,7 @@ class LiveGame:
         days = self.days
         if days is None or days.seat is None or not days.overdue(now):
             return changed
-        if self.in_window():  # a window's question: answered for, the seat kept (see Clock)
-            self.play(store, self._stand_in_choice(days.seat))
-            return True
-        return self.set_away(store, days.seat, True) or changed
+        return self._take_over(store, days.seat, self.in_window()) or changed
 
     def catch_up_from(self, store: Store) -> int:
         """Apply the actions another server process stored after ours (blocking); how many.
