@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -25,7 +26,7 @@ from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
 
 from .databases import fresh_schema, reachable
-from .inprocess import serving, wait_until
+from .inprocess import Running, serving, wait_until
 
 REDIS = "redis://127.0.0.1:6379/0"
 TIMEOUT = 30.0  # every receive and request: a hang guard, on a busy machine too
@@ -36,6 +37,28 @@ def database() -> Iterator[str]:
     reachable("127.0.0.1", 6379, "Redis")
     with fresh_schema() as url:
         yield url
+
+
+@contextmanager
+def two_processes(
+    database: str, before: Callable[[FastAPI], None]
+) -> Iterator[tuple[Running, Running]]:
+    """Two server processes over ``database`` and one Redis channel prefix; ``before`` readies
+    the second's app (its fan-out listener) before it starts."""
+    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
+    settings = Settings(idle_seconds=3600)
+    with (
+        serving(database, settings, REDIS, prefix) as a,
+        serving(database, settings, REDIS, prefix, before=before) as b,
+    ):
+        yield a, b
+
+
+def two_people(server: Running) -> tuple[str, list[str]]:
+    """A new game of two people on ``server``: its id and its seats' tokens."""
+    request = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
+    created = httpx.post(f"{server.http}/api/games", json=request, timeout=TIMEOUT).json()
+    return created["id"], [seat["token"] for seat in created["seats"]]
 
 
 def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
@@ -62,16 +85,8 @@ def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
 
         hub.catch_up = told  # handed to the fan-out's listener when the app starts
 
-    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
-    settings = Settings(idle_seconds=3600)
-    with (
-        serving(database, settings, REDIS, prefix) as a,
-        serving(database, settings, REDIS, prefix, before=listening) as b,
-    ):
-        request = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
-        created = httpx.post(f"{a.http}/api/games", json=request, timeout=TIMEOUT).json()
-        game_id = created["id"]
-        tokens = [seat["token"] for seat in created["seats"]]
+    with two_processes(database, listening) as (a, b):
+        game_id, tokens = two_people(a)
         with connect(a.ws(game_id, tokens[0])) as zero, connect(a.ws(game_id, tokens[1])) as one:
             states = [json.loads(ws.recv(timeout=TIMEOUT)) for ws in (zero, one)]
             actor = next(seat for seat, state in enumerate(states) if state["legal"])
@@ -110,16 +125,8 @@ def test_a_move_the_store_refuses_rebuilds_the_game_in_place(database: str) -> N
 
         app.state.hub.catch_up = told
 
-    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
-    settings = Settings(idle_seconds=3600)
-    with (
-        serving(database, settings, REDIS, prefix) as a,
-        serving(database, settings, REDIS, prefix, before=deaf) as b,
-    ):
-        request = {"game": "apokalypse", "players": 2, "seats": ["human", "human"]}
-        created = httpx.post(f"{a.http}/api/games", json=request, timeout=TIMEOUT).json()
-        game_id = created["id"]
-        tokens = [seat["token"] for seat in created["seats"]]
+    with two_processes(database, deaf) as (a, b):
+        game_id, tokens = two_people(a)
         with connect(a.ws(game_id, tokens[0])) as zero, connect(a.ws(game_id, tokens[1])) as one:
             states = [json.loads(ws.recv(timeout=TIMEOUT)) for ws in (zero, one)]
             actor = next(seat for seat, state in enumerate(states) if state["legal"])

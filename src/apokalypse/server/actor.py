@@ -329,17 +329,23 @@ class Actor(ABC):
         """Another process advanced the game to ``move`` (None: perhaps, look): bring this copy
         up to the store and push it. The computer players only catch up here: the process
         that applied the person's action lets them act."""
-        live = self.live
-        if move is not None and live.state.move >= move:
+        if move is not None and self.live.state.move >= move:
             return
+        if await self._read_store():
+            self._kick()
+
+    async def _read_store(self) -> bool:
+        """Apply what other processes stored after this copy's last action, and push it; False
+        when memory and store disagreed and the game was rebuilt in place instead (the store is
+        the truth: :meth:`_rebuild`)."""
         try:
-            applied = await asyncio.to_thread(live.catch_up_from, self.services.store)
-        except StoreError as exc:  # memory and store disagree: the store is the truth
+            applied = await asyncio.to_thread(self.live.catch_up_from, self.services.store)
+        except StoreError as exc:
             await self._rebuild(str(exc))
-            return
+            return False
         if applied:
             self.push()
-        self._kick()
+        return True
 
     async def _rebuild(self, why: str) -> None:
         """Replace the game in memory by the stored one, keeping its connections: each is sent

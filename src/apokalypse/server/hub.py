@@ -76,8 +76,6 @@ class Hub:
             # The coach thinks in a process of its own, never on the computers' pool
             ComputerPool(settings.coach_threads, "coach", processes=True),
         )
-        self.store, self.fanout, self.settings = store, fanout, settings
-        self.metrics, self.computers = self.services.metrics, self.services.computers
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}  # games being rebuilt now
         self._missed: set[str] = set()  # … and told meanwhile that they advanced elsewhere
@@ -85,6 +83,31 @@ class Hub:
         self._reaper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.draining = False
+
+    # What every room shares, read from the services (never a second copy).
+    @property
+    def store(self) -> Store:
+        return self.services.store
+
+    @property
+    def fanout(self) -> Fanout | None:
+        return self.services.fanout
+
+    @property
+    def settings(self) -> Settings:
+        return self.services.settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:  # a test's: every room reads them anew
+        self.services.settings = settings
+
+    @property
+    def metrics(self) -> Metrics:
+        return self.services.metrics
+
+    @property
+    def computers(self) -> ComputerPool:
+        return self.services.computers
 
     # The time turn-based deadlines are kept in, and the seconds idle games, turn timers,
     # automatic answers and a connection's paces are timed in (a test moves its own).

@@ -47,7 +47,6 @@ from .inputs import (
 from .limits import Bucket, client_host
 from .making import make_rematch
 from .refusals import Refused, message
-from .store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -332,13 +331,8 @@ class Room(Actor):
         if not live.computer_to_act():
             return
         if live.state.move == move:
-            try:
-                applied = await asyncio.to_thread(live.catch_up_from, self.services.store)
-            except StoreError as exc:
-                await self._rebuild(str(exc))
-                return
-            if applied:
-                self.push()
+            if not await self._read_store():
+                return  # rebuilt in place (its computers let on there)
             if live.state.move == move:  # nobody played on: this process does
                 live.heard = False
         self._kick()
