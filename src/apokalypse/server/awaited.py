@@ -4,9 +4,10 @@ knowledge, R-INFO-3), its time left when timed, the move it is shown, whether th
 
 Each seat is named by its game and its key (the token of its invite link), checked as the
 WebSocket checks it; a key that opens no seat gets an error of its own entry and nothing else.
-A game in memory is read under its lock; one in the store only is replayed (never loaded into
-memory: looking is not playing), and a finished one needs no replay. Bounded: ``MAX_SEATS`` a
-request, and requests per client address as the hub's ``may_ask`` allows.
+A game in memory is read between its changes (a look in its room's inbox); one in the store
+only is replayed (never loaded into memory: looking is not playing), and a finished one needs
+no replay. Bounded: ``MAX_SEATS`` a request, and requests per client address as the hub's
+``may_ask`` allows.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ class SeatNews(TypedDict):
 
 
 def live_news(live: LiveGame, seat: int) -> SeatNews:
-    """A seat of a game in memory (under its lock): its observation, and its clock as the seat
-    views show it (:func:`clock_view`: the deciding seat's time only where it is shown)."""
+    """A seat of a game in memory (read between its changes): its observation, and its clock as
+    the seat views show it (:func:`clock_view`: the deciding seat's time only where it is shown)."""
     state = live.state
     observation = state.observation(seat)
     shown = observation.get("to_act")

@@ -48,8 +48,8 @@ COACH_SEED = 192  # the coach's stream: seat_seed(game seed, seat + this), apart
 
 @dataclass(frozen=True)
 class Question:
-    """What a seat asked about, taken under the game's lock: the game's record header, every
-    action so far and the move; the search then runs without the lock, on its own copy."""
+    """What a seat asked about, taken by the game's room between its changes: the game's record
+    header, every action so far and the move; the search then runs on its own copy, apart."""
 
     record: GameRecord
     actions: tuple[str, ...]
@@ -85,7 +85,7 @@ def answer(question: Question, budgets: Budgets, texts: Any, lang: str) -> Advic
 
 
 def answer_apart(question: Question, budgets: Budgets, lang: str) -> AdviceMessage:
-    """:func:`answer` where the coach thinks, a process of its own (``Hub.coach``): the
+    """:func:`answer` where the coach thinks, a process of its own (``Services.coach``): the
     game's texts made there, the question and the answer sent pickled."""
     record = question.record
     return answer(question, budgets, texts_for(record.game, record.config, lang), lang)

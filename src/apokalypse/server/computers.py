@@ -8,7 +8,7 @@ game queues again for each next decision, so games take turns. Games where a per
 computers go before games that only computers play (``URGENT`` before ``IDLE``).
 
 The coach (the expert asked "what would you do?") thinks on a pool of this kind of its own
-(``Hub.coach``), in a process of its own: its questions take seconds, must never queue ahead of
+(``Services.coach``), in a process of its own: its questions take seconds, must never queue ahead of
 a computer's move, and a compiled search holds the interpreter's lock for long stretches (only
 interpreted code gives it up at the switch interval), so a thread of this process would keep
 the computers' thread and the event loop from running while it thinks.

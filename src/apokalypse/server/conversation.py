@@ -28,7 +28,7 @@ def hear(
     request: NameMessage | SayMessage,
 ) -> bool:
     """Take a name or a line from the connection of ``seat`` (None: a spectator), whose part of
-    the talk is ``listener`` (blocking; under the game's lock); whether the game's names or
+    the talk is ``listener`` (blocking; on its room's turn); whether the game's names or
     talk changed. A :class:`Refused` names what is wrong and changes nothing."""
     lang = live.lang
     try:

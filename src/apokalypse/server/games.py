@@ -354,7 +354,7 @@ class LiveGame:
         seats = self.away | {seat} if away else self.away - {seat}
         before = self.away
         self.away = seats
-        self.follow_clock()  # the stand-in decides from here (Hub.kick lets it)
+        self.follow_clock()  # the stand-in decides from here (Room._kick lets it)
         try:
             store.set_away(self.id, seats, self._deadline())
         except StoreError:

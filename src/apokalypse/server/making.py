@@ -213,7 +213,7 @@ def create(
     match: Match = Match(new.state, new.players, new.record.start_digest(new.state.opening))
     live = LiveGame(game_id, game, new.record, match, now=now, ticks=ticks)
     live.log.extend(match.start())
-    live.follow_clock()  # computers to act first are let by the hub (Hub.kick), not here
+    live.follow_clock()  # computers to act first are let by its room (Room._kick), not here
     if live.days is not None and live.days.due is not None:
         store.set_deadline(game_id, live.days.due)
     return live

@@ -1,7 +1,7 @@
 """The one way out: everything the server sends a connection goes through :func:`deliver`.
 
 What goes is one of the wire's server messages (``wire.server_adapter``): a seat's state, made
-and written once per push by its game's state adapter for every viewer alike (``hub.Made``),
+and written once per push by its game's state adapter for every viewer alike (``connection.Made``),
 or a reply (refused, why, talk, advice) written by the one adapter of replies
 (``wire.dump_reply``). ``tests/server/test_outbox.py`` fails on any other send in the server.
 """
@@ -16,7 +16,7 @@ from apokalypse.wire import Reply, dump_reply
 
 
 class Written(Protocol):
-    """A state message already written for the wire (``hub.Made``)."""
+    """A state message already written for the wire (``connection.Made``)."""
 
     @property
     def text(self) -> str: ...
