@@ -1,7 +1,8 @@
 """Search the prepared deals of the guided games ("Learn to play"): the first seed of each game
 whose deal meets every property of :func:`apokalypse.server.tutorial.unmet` (the learner is good,
 meets each lesson's topic early and in order, a horseman rides in the first three rounds, the game
-has a sensible length, the learner wins). Prints the seeds to write into ``TUTORIALS``.
+has a sensible length, the learner wins). Prints the seeds to write into the games' registry
+entries (``tutorial`` in ``engine/registry.py``).
 
     .venv/bin/python scripts/tutorial_seeds.py [--from 0] [--tries 2000] [--game apokalypse]
 """

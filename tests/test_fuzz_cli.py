@@ -39,7 +39,7 @@ json_values = st.recursive(
 
 _GOOD = run_game(Task(0, 21, 2, ("random", "random"), (), True)).record
 assert _GOOD is not None
-GOOD = _GOOD.to_json()
+GOOD: dict[str, Any] = _GOOD.to_json()
 
 # Every field: its valid value, or anything at all (wrong types for every field), or missing.
 MISSING = object()

@@ -30,14 +30,14 @@ def _literals(source: str) -> list[str]:
 
 def german_web_texts() -> dict[str, str]:
     """Every German text of the page, by where it is: i18n.ts's ``const de``, and the German of
-    the coach (lessons.ts, suggest.ts: their English strings have no du-forms to find)."""
+    the guided game's coach (lessons.ts: its English strings have no du-forms to find)."""
     out: dict[str, str] = {}
     german = (WEB / "i18n.ts").read_text(encoding="utf-8").split("\nconst de", 1)[1]
     for n, literal in enumerate(_literals(german)):
         out[f"i18n.ts#{n}"] = literal
-    for name in ("lessons.ts", "suggest.ts"):
-        for n, literal in enumerate(_literals((WEB / "tutorial" / name).read_text("utf-8"))):
-            out[f"{name}#{n}"] = literal
+    lessons = (WEB / "tutorial" / "lessons.ts").read_text("utf-8")
+    for n, literal in enumerate(_literals(lessons)):
+        out[f"lessons.ts#{n}"] = literal
     return out
 
 

@@ -34,7 +34,7 @@ def finished(game_name: str, variants: list[str], seed: int = 4) -> GameRecord:
 
 
 def tampered(record: GameRecord, **changes: object) -> GameRecord:
-    data = record.to_json()
+    data: dict[str, Any] = record.to_json()  # a record's JSON, to be spoilt
     for key, value in changes.items():
         if key == "variants":
             data["config"]["variants"] = value

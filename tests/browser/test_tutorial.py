@@ -4,7 +4,9 @@ English and in German; every lesson appears once, in the order its topic came up
 language, "who wins" last with the summary and "Play a real game"; a learner who leaves in the
 middle and comes back (a reload, the lobby's "Continue learning") goes on without a lesson
 repeated; Apokerlypse's shorter guided game; a phone, where the coach never covers a control.
-Every wait is on the page's state, never a sleep.
+At every decision the move the table lights is the one the server's coach suggests, checked
+against a coach of the test's own replaying the game's stored record. Every wait is on the
+page's state, never a sleep.
 
 The guided games run on prepared deals (``server/tutorial/``): the German Apokalypse one and the
 German Apokerlypse one are followed to their end, as the one whole game of each in German. The
@@ -15,7 +17,7 @@ who left and came back resumes it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,8 @@ from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apokalypse.server.store import Store
-from apokalypse.server.tutorial import APOKALYPSE_TOPICS, APOKERLYPSE_TOPICS
+from apokalypse.server.tutorial import APOKALYPSE_TOPICS, APOKERLYPSE_TOPICS, GUIDES
+from apokalypse.server.tutorial.tutor import Tutor, tutor_for
 from tests.browser.playing import DESKTOP, PHONE, close_ride, person, ready, screenshot, settled
 from tests.server.seeded import Coached, guided
 from tests.server.served import Server
@@ -37,9 +40,9 @@ POKER_TITLES = {"en": ("Chips decide", "The end"), "de": ("Chips entscheiden", "
 STEP = "Number(document.body.dataset.move) > {move} || document.body.dataset.over === 'yes'"
 OPENING = 4  # the English guided game's lessons followed in the game the lobby started
 GAP = 3  # the learner's decisions followed in the browser at most to reach the next lesson
-# What this browser remembers of a guided game it started (web/src/tutorial/memory.ts).
-REMEMBER = """([id, token, shown]) => {
-  localStorage.setItem(`apokalypse.tutorial.${id}`, JSON.stringify(shown));
+# What this browser remembers of a guided game it started (web/src/tutorial/memory.ts): the
+# lessons it showed are the server's, sent to the learner.
+REMEMBER = """([id, token]) => {
   const started = [{ game: "apokalypse", id, token, over: false }];
   localStorage.setItem("apokalypse.tutorials", JSON.stringify(started));
 }"""
@@ -56,16 +59,61 @@ def start(page: Page, server: Server, game: str, lang: str) -> str:
     return page.url
 
 
-def shown(page: Page, game_id: str) -> list[str]:
-    """The lessons the coach has shown in this game, in order (as the browser remembers them)."""
-    found: list[str] = page.evaluate(
-        f"JSON.parse(localStorage.getItem('apokalypse.tutorial.{game_id}') || '[]')"
-    )
-    return found
+def shown(page: Page) -> list[str]:
+    """The lessons the coach has opened in this game, in order (as the server sent them)."""
+    return (page.locator("#tutor").get_attribute("data-lessons") or "").split()
+
+
+def game_of(page: Page) -> str:
+    return page.url.split("/games/")[1].split("?")[0]
+
+
+class Coaches:
+    """Coaches of the test's own, one per stored guided game, each following its game's record
+    and its log's "Got it"s from the learner's seat (``server/tutorial/tutor.py``): made once
+    and moved on with each look, as the server's is, so a look costs a step, not a replay."""
+
+    def __init__(self) -> None:
+        self.stores: dict[str, Store] = {}
+        self.tutors: dict[str, Tutor] = {}
+
+    def suggested(self, server: Server, game_id: str) -> str | None:
+        """The move the coach suggests now in the stored game ``game_id`` (its notation;
+        None: no move)."""
+        store = self.stores.get(server.database_url)
+        if store is None:
+            store = self.stores[server.database_url] = Store.open(server.database_url)
+        record = store.load(game_id)
+        reads = store.table(game_id).reads
+        tutor = self.tutors.get(game_id)
+        if tutor is None or tutor.given != len(reads):
+            made = tutor_for(record, reads)
+            assert made is not None, f"{game_id} is no guided game"
+            tutor = self.tutors[game_id] = made
+        tutor.follow(record.actions)
+        chosen = tutor.view()["suggestion"]
+        if chosen is None:
+            return None
+        action = tutor.state.legal_actions()[chosen]
+        return str(GUIDES[record.game].parts(action)["text"])
+
+    def close(self) -> None:
+        for store in self.stores.values():
+            store.engine.dispose()
+
+
+COACHES = Coaches()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _coaches() -> Iterator[None]:
+    yield
+    COACHES.close()
 
 
 def follow(
     page: Page,
+    server: Server,
     seen: list[str],
     steps: int | None = None,
     shots: Any = None,
@@ -73,10 +121,11 @@ def follow(
 ) -> bool:
     """Follow the coach as a learner does, by what is lit alone: at each decision the lit hand
     card first (and then, where the card has several uses, the lit one of its uses), else the lit
-    choice; before each click, every lit place, card and choice must make the move the coach's
-    text names. For ``steps`` decisions or to the end; each lesson the panel shows is added to
-    ``seen`` as it appears, each ride panel closed is added to ``rides``. Whether the game is
-    over."""
+    choice; before each click, the move the coach's text names must be the one the coach of the
+    game's stored record suggests (:meth:`Coaches.suggested`), and every lit place, card and
+    choice must make it. For ``steps`` decisions or to the end; each lesson the panel shows is
+    added to ``seen`` as it appears, each ride panel closed is added to ``rides``. Whether the
+    game is over."""
     rides = rides if rides is not None else []
     done = 0
     while steps is None or done < steps:
@@ -93,6 +142,8 @@ def follow(
             page.wait_for_function(f"() => {STEP.format(move=move)}")
             continue
         action = suggestion.get_attribute("data-action") or ""
+        python = COACHES.suggested(server, game_of(page))
+        assert action == python, f"the page suggests {action!r}, the coach {python!r} (move {move})"
         lit_as_named(page, action)
         card = page.locator("#hand .hand-card.tutor-suggested")
         if card.count() > 0:
@@ -157,17 +208,19 @@ def note(page: Page, seen: list[str], shots: Any) -> None:
 
 
 def finish(page: Page, final: str) -> None:
-    """At the end the coach opens what is left, one "Got it" at a time, the final lesson last."""
+    """At the end the coach opens what is left, one "Got it" at a time (each the server's
+    answer), the final lesson last."""
+    coach = page.locator("#tutor")
     for _ in range(12):
-        if page.locator("#tutor").get_attribute("data-lesson") == final:
+        lesson = coach.get_attribute("data-lesson")
+        if lesson == final:
             return
         page.click("#tutor-next")
+        expect(coach).not_to_have_attribute("data-lesson", lesson or "")
     raise AssertionError(f"the final lesson {final!r} never showed")
 
 
-def the_end(
-    page: Page, lang: str, game_id: str, seen: list[str], rides: list[int], shots: Path
-) -> None:
+def the_end(page: Page, lang: str, seen: list[str], rides: list[int], shots: Path) -> None:
     """The guided Apokalypse game's end: the learner wins, the coach's last lesson with the
     summary, every lesson shown once in the order the panel showed them, the way to a real
     game."""
@@ -185,7 +238,7 @@ def the_end(
     real = page.locator("#tutor-play-real")
     assert real.get_attribute("href") == "/?game=apokalypse"
     screenshot(page, shots, f"tutorial-{lang}-win")
-    order = shown(page, game_id)
+    order = shown(page)
     assert sorted(order) == sorted(APOKALYPSE_TOPICS), order  # each lesson once
     assert order[0] == "ethos" and order[-1] == "win", order
     assert seen == order, (seen, order)  # what the panel showed, in that order
@@ -221,11 +274,11 @@ def test_the_guided_apokalypse_game(
     lang: str, server: Server, browser: Browser, people: list[Any], tmp_path: Path
 ) -> None:
     """The whole guided game in German, followed in the browser from the lobby to its end."""
-    page, game_id, shot = begun(people, browser, server, lang, tmp_path)
+    page, _, shot = begun(people, browser, server, lang, tmp_path)
     seen: list[str] = []
     rides: list[int] = []
-    assert follow(page, seen, shots=shot, rides=rides)
-    the_end(page, lang, game_id, seen, rides, tmp_path)
+    assert follow(page, server, seen, shots=shot, rides=rides)
+    the_end(page, lang, seen, rides, tmp_path)
 
 
 def recorded(server: Server, game_id: str) -> list[str]:
@@ -239,13 +292,13 @@ def recorded(server: Server, game_id: str) -> list[str]:
 
 def resume(page: Page, server: Server, learner: Coached, seen: list[str], decided: int) -> str:
     """The guided game played the coach's way (``learner``) to its learner's decision after
-    ``decided`` of them, opened in this browser as its learner resumes it (the lessons shown so
-    far remembered, as the coach remembers them): its id. The coach of that record opened the
-    very lessons the panel showed so far, in that order."""
+    ``decided`` of them, opened in this browser as its learner resumes it: its id. The coach of
+    that record opened the very lessons the panel showed so far, in that order, and the server
+    sends them."""
     game = guided(server.database_url, "apokalypse", "en", learner, decisions=decided)
     assert learner.topics == seen, (learner.topics, seen)
     token = game.tokens[0]
-    page.evaluate(REMEMBER, [game.id, token, learner.topics])
+    page.evaluate(REMEMBER, [game.id, token])
     page.goto(f"{server.http}/games/{game.id}?token={token}")
     ready(page)
     expect(page.locator("#tutor")).to_have_attribute("data-lesson", seen[-1])  # where it was
@@ -278,7 +331,7 @@ def test_the_guided_apokalypse_game_in_english(
             decided = plan.opened[lesson] - 1
             game_id = resume(page, server, Coached("apokalypse"), seen, decided)
             steps = 1
-        assert not follow(page, seen, steps=steps, shots=shot, rides=rides)
+        assert not follow(page, server, seen, steps=steps, shots=shot, rides=rides)
         decided += steps
         ready(page)
         expect(page.locator("#tutor")).to_have_attribute("data-lesson", lesson)
@@ -286,8 +339,8 @@ def test_the_guided_apokalypse_game_in_english(
         note(page, seen, shot)
     if whole.decisions - decided > GAP:  # near the end: Death rides, the learner wins
         game_id = resume(page, server, Coached("apokalypse"), seen, whole.decisions - GAP)
-    assert follow(page, seen, shots=shot, rides=rides)
-    the_end(page, lang, game_id, seen, rides, tmp_path)
+    assert follow(page, server, seen, shots=shot, rides=rides)
+    the_end(page, lang, seen, rides, tmp_path)
 
 
 def test_leaving_and_resuming_goes_on_without_repeating_a_lesson(
@@ -297,19 +350,20 @@ def test_leaving_and_resuming_goes_on_without_repeating_a_lesson(
     url = start(page, server, "apokalypse", "en")
     game_id = url.split("/games/")[1].split("?")[0]
     seen: list[str] = []
-    follow(page, seen, steps=8)
-    before = shown(page, game_id)
+    follow(page, server, seen, steps=8)
+    before = shown(page)
     assert len(before) >= 3, before
     page.reload()  # left and back at once
     ready(page)
     expect(page.locator("#tutor")).to_be_visible()
-    follow(page, seen, steps=6)
+    follow(page, server, seen, steps=6)
     page.goto(server.http)  # to the lobby, and back by "Continue learning"
     page.click("#continue-apokalypse")
     page.wait_for_url("**/games/**")
     ready(page)
-    follow(page, seen, steps=6)
-    after = shown(page, game_id)
+    assert game_of(page) == game_id  # the same game, its lessons where they were
+    follow(page, server, seen, steps=6)
+    after = shown(page)
     assert after[: len(before)] == before and len(after) == len(set(after)), (before, after)
     assert len(after) > len(before), after  # and it went on teaching
     page.select_option("#tutor-lessons", "ethos")  # back to a lesson, and on again
@@ -322,8 +376,7 @@ def test_the_guided_apokerlypse_game(
     server: Server, browser: Browser, people: list[Any], tmp_path: Path
 ) -> None:
     page = person(people, browser, DESKTOP)
-    url = start(page, server, "apokerlypse", "de")
-    game_id = url.split("/games/")[1].split("?")[0]
+    start(page, server, "apokerlypse", "de")
     expect(page.locator("#tutor-title")).to_have_text(POKER_TITLES["de"][0])
     seen: list[str] = []
 
@@ -331,13 +384,13 @@ def test_the_guided_apokerlypse_game(
         if lesson in ("discard", "scoring"):
             screenshot(page, tmp_path, f"tutorial-poker-de-{lesson}", full_page=False)
 
-    assert follow(page, seen, shots=shot)
+    assert follow(page, server, seen, shots=shot)
     expect(page.locator('#final-reveal .reveal[data-seat="0"]')).to_have_attribute(
         "data-winner", "yes"
     )
     finish(page, "end")
     expect(page.locator("#tutor-title")).to_have_text(POKER_TITLES["de"][1])
-    order = shown(page, game_id)
+    order = shown(page)
     assert sorted(order) == sorted(APOKERLYPSE_TOPICS), order
     assert order[0] == "chips" and order[-1] == "end", order
     screenshot(page, tmp_path, "tutorial-poker-de-end")
@@ -351,7 +404,7 @@ def test_on_a_phone_the_coach_covers_no_control(
     start(page, server, "apokalypse", "de")
     seen: list[str] = []
     for step in range(4):
-        follow(page, seen, steps=3)
+        follow(page, server, seen, steps=3)
         coach = page.locator("#tutor").bounding_box()
         assert coach is not None and coach["width"] <= phone["width"], coach
         # the page is not wider than the phone, and nothing the learner clicks lies under the coach

@@ -85,9 +85,9 @@ class Passes(People):
 
 class Coached(People):
     """The learner of a guided game following the coach: the move the coach suggests
-    (:func:`newcomer`), its lessons opening as the browser's coach opens them
-    (:class:`CoachModel`); ``opened``: each lesson's topic, by how many of the learner's
-    decisions were taken when it opened."""
+    (:func:`newcomer`), its lessons opening as the server's coach opens them
+    (:class:`CoachModel`, in every state); ``opened``: each lesson's topic, by how many of the
+    learner's decisions were taken when it opened."""
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -99,7 +99,7 @@ class Coached(People):
 
     @property
     def topics(self) -> list[str]:
-        """The lessons opened so far, in order (what the browser remembers as shown)."""
+        """The lessons opened so far, in order (what the server sends the learner)."""
         return self.coach.topics
 
     def look(self, live: LiveGame) -> None:

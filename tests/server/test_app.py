@@ -13,6 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from apokalypse.server import making
+from apokalypse.server.asking import check
 from apokalypse.server.store import Store
 from apokalypse.wire import WIRE_VERSION, ActionMessage
 from tests.helpers import create
@@ -155,7 +156,7 @@ def test_computer_players_resume_exactly(tmp_path: Path) -> None:
         legal = [str(a) for a in live.state.legal_actions()]
         action = next((a for a in legal if a != "pass"), "pass")
         shown = live.state.observation(0)["move"]  # what seat 0's connection was sent
-        live.play(store, live.check(0, ActionMessage(action=action, move=shown), shown))
+        live.play(store, check(live, 0, ActionMessage(action=action, move=shown), shown))
     rebuilt = making.rebuild(store, live.id)
     assert rebuilt.match.actions == live.match.actions
     assert rebuilt.state.observation(0) == live.state.observation(0)

@@ -162,7 +162,7 @@ def test_the_coach_needs_every_person_to_agree_and_then_advises(server: Running)
     assert asker.advice()["candidates"]
 
     # the agreement is kept with the game: a rebuilt game knows it
-    stored = server.call(lambda: server.hub.store.coached(game_id))
+    stored = server.call(lambda: server.hub.store.table(game_id).coached)
     assert stored == {0, 1}
     for person in (ann, bob):
         person.close()

@@ -108,7 +108,7 @@ PRIVATE = {
 # is checked here too (a leak test that ignores what it does not know is no leak test).
 FIELDS = frozenset(
     {"type", "wire", "seat", "names", "seats", "observation", "events", "legal", "text"}
-    | {"cards", "forecast", "clock", "rematch", "auto", "coach"}
+    | {"cards", "forecast", "clock", "rematch", "auto", "coach", "tutorial"}
 )
 BLANK = "zz-blanked"  # what a hidden secret reads as in the log the viewer may be shown
 # All games together: they take some 20 s, and minutes on a machine that the whole suite and more
@@ -471,6 +471,9 @@ def check_public_parts(
     # The viewer's own "answer for me" setting (on: these clients never turn it off).
     assert message["auto"] == (None if seat is None else True), message["auto"]
     assert message["coach"] == expected_coach(table, seat), message["coach"]
+    # A guided game's coach is its learner's alone, and none of these games is a guided game
+    # (tests/server/test_tutorial.py follows one).
+    assert message["tutorial"] is None, message["tutorial"]
     if message.get("rematch") is not None:
         rematch = message["rematch"]
         assert isinstance(rematch.get("id"), str), rematch
@@ -1451,6 +1454,7 @@ def honest_message(
         "rematch": None,
         "auto": None if seat is None else True,
         "coach": expected_coach(table, seat),
+        "tutorial": None,
     }
     return wire(message), moment
 

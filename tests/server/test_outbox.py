@@ -15,7 +15,7 @@ import pytest
 from apokalypse.wire import server_adapter
 
 from .inprocess import Running, serving
-from .people import Message, Person
+from .people import Person
 
 SERVER = Path(__file__).parents[2] / "src" / "apokalypse" / "server"
 SENDS = {"send", "send_text", "send_json", "send_bytes"}  # what a WebSocket is written by
@@ -82,7 +82,7 @@ def test_every_message_sent_is_a_server_message(server: Running, game: str) -> N
     adapter = server_adapter(game)
     kinds: set[str] = set()
     for message in ann.seen:
-        validated: Message = adapter.validate_python(message)
+        validated = adapter.validate_python(message)
         assert validated["type"] == message["type"]
         kinds.add(message["type"])
     assert kinds == {"state", "refused", "why", "talk", "advice"}, kinds

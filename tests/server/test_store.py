@@ -4,9 +4,7 @@ test in a schema of its own that is dropped afterwards."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -16,15 +14,6 @@ from apokalypse.engine.rng import Rng
 from apokalypse.server.store import StaleAction, Store, StoreError
 
 from .databases import fresh_schema
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        return
-    with fresh_schema() as postgres:
-        yield postgres
 
 
 def new_record(name: str, players: int, seed: int) -> GameRecord:

@@ -228,13 +228,11 @@ def test_the_computers_pause_for_people_but_not_in_tests(tmp_path: Path) -> None
 
 
 def deadline_of(running: Running, game_id: str) -> datetime | None:
-    return running.hub.store.timing(game_id)[1]
+    return running.hub.store.table(game_id).due
 
 
-def away(running: Running, game_id: str) -> set[int]:
-    stored = running.hub.store.rematch_and_away(game_id)
-    assert stored is not None
-    return stored[1]
+def away(running: Running, game_id: str) -> frozenset[int]:
+    return running.hub.store.table(game_id).away
 
 
 def test_a_turn_based_game_keeps_its_deadline_in_the_store_and_the_sweep_takes_over(

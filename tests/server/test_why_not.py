@@ -29,6 +29,7 @@ from apokalypse.games.apokalypse import State
 from apokalypse.games.apokalypse.pending import GameOver
 from apokalypse.games.apokerlypse.content import content_text
 from apokalypse.i18n import LANGS, text
+from apokalypse.server.asking import check, why
 from apokalypse.server.connection import WHY_BURST, WHY_RATE
 from apokalypse.server.games import LiveGame
 from apokalypse.server.limits import Bucket
@@ -69,12 +70,12 @@ def ask(
         shown = state.observation(seat)["move"]  # what the seat's connection was last sent
         before = snapshot(state), list(live.match.actions)
         request = WhyMessage(type="why", action=action, move=shown if move is None else move)
-        answer = live.why(seat, request, shown)
+        answer = why(live, seat, request, shown)
         assert (snapshot(state), list(live.match.actions)) == before, "a question changes nothing"
         assert answer["action"] == action and answer["move"] == request.move
         if not answer["allowed"]:  # what the action itself is told (refused before the store)
             with pytest.raises(Refused) as info:
-                live.play(None, live.check(seat, request, shown))  # type: ignore[arg-type]
+                live.play(None, check(live, seat, request, shown))  # type: ignore[arg-type]
             assert (answer["reason"], answer.get("rule")) == (info.value.reason, info.value.rule)
         answers[lang] = answer
     assert answers["en"]["reason"] != answers["de"]["reason"], "each in its language"

@@ -1,4 +1,4 @@
-// The server's messages as the browser reads them (wire version 4): the WebSocket messages are the
+// The server's messages as the browser reads them (wire version 5): the WebSocket messages are the
 // generated types of schema/<game>.schema.json (src/wire/, `npm run gen`), never written by hand;
 // the HTTP bodies below (create a game, a game's summary, the lobby's catalog) are not in the schema.
 import type * as A from "./wire/apokalypse";
@@ -57,10 +57,13 @@ export type TalkLine = A.TalkLine;
 export type AdviceMessage = A.AdviceMessage;
 export type AdviceCandidate = A.AdviceCandidate;
 export type CoachView = A.CoachView;
+/** A guided game's coach, in its learner's state message only: the lessons opened so far (the
+ * one shown last), those due now, and the index in `legal` of the move it suggests. */
+export type TutorialView = A.TutorialView;
 /** Every message a server sends, one union told apart by `type`: generated from the wire
  * schema's `server` part (the server sends each through one function, server/outbox.py). */
-export type ServerMessage = NonNullable<A.ApokalypseWireFormatVersion4["server"]> | NonNullable<K.ApokerlypseWireFormatVersion4["server"]>;
-export type ClientMessage = A.ActionMessage | A.SeatMessage | A.AutoMessage | A.NameMessage | A.SayMessage | A.WhyMessage | A.AdviseMessage | A.CoachMessage;
+export type ServerMessage = NonNullable<A.ApokalypseWireFormatVersion5["server"]> | NonNullable<K.ApokerlypseWireFormatVersion5["server"]>;
+export type ClientMessage = A.ActionMessage | A.SeatMessage | A.AutoMessage | A.NameMessage | A.SayMessage | A.WhyMessage | A.AdviseMessage | A.CoachMessage | A.LessonMessage;
 
 /** GET /api/games/{id}: a game's public summary. */
 export interface GameSummary {
@@ -125,8 +128,4 @@ export interface Created {
   watch: string; // the spectator link
   address: string; // the base of the links above
   addresses: string[]; // the other bases the host may choose (none under a public address)
-}
-
-export function isApokalypse(o: Observation): o is ApokalypseObservation {
-  return o.game === "apokalypse";
 }

@@ -1,19 +1,19 @@
 """Computer players for every game. ``make_bot("heuristic", seed, "apokerlypse")`` builds one.
 
 The random player (:mod:`.random_bot`) plays any game the engine knows; a game's own players live
-in its folder here, ``bots/<game>/``, whose ``BOTS`` names them. A game without a folder has the
-random player only. A game with a heuristic also has the difficulty levels easy, medium, hard and
-expert (:mod:`.levels`); a searching player takes an explicit budget after a colon,
+in its folder here, ``bots/<game>/``, and its registry entry names their mapping (``bots``: name →
+factory). A game whose entry names none has the random player only. A game with a heuristic also
+has the difficulty levels easy, medium, hard and expert (:mod:`.levels`); a searching player
+takes an explicit budget after a colon,
 ``ismcts:500`` (iterations per decision) or ``ismcts:0.1s`` (seconds per decision).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
+from typing import cast
 
-from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.match import Player
-from apokalypse.engine.registry import game_names
+from apokalypse.engine.registry import part
 from apokalypse.engine.rng import Rng
 
 from .base import BaseBot, PlayerFactory
@@ -34,13 +34,15 @@ __all__ = [
 
 
 def bots_for(game: str) -> dict[str, PlayerFactory]:
-    """The players of ``game`` by name: the random player and the game's own."""
-    if game not in game_names():
-        raise ConfigError(f"unknown game {game!r} (known: {', '.join(game_names())})")
-    try:
-        own: dict[str, PlayerFactory] = import_module(f"{__name__}.{game}").BOTS
-    except ModuleNotFoundError:
-        own = {}
+    """The players of ``game`` by name: the random player and the game's own (an unknown game
+    is a :class:`ConfigError` naming the known ones)."""
+    found = part(game, "bots")
+    if found is None:
+        own: dict[str, PlayerFactory] = {}
+    elif isinstance(found, dict) and all(callable(make) for make in found.values()):
+        own = cast(dict[str, PlayerFactory], found)
+    else:
+        raise TypeError(f"{game}'s players are not a mapping of names to factories: {found!r}")
     return {"random": RandomBot, **own, **level_factories(game, own)}
 
 

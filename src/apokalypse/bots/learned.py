@@ -4,10 +4,11 @@ that maps what a seat may know to the outcome it expects (``apokalypse learn`` t
 **What the network sees.** For every seat of a (sampled) world: the game's own feature vector of
 that seat's observation (``Game.features``, :mod:`apokalypse.engine.codec`: computed from the
 observation alone, so it can never hold another seat's secret), then a few inputs the game's
-value module adds (``bots/<game>/value.py``: ``extra_names(config)`` and ``extra(world, seat,
-base)``), e.g. Apokalypse's ethos of the other seats *as the sampled world has them* (a draw from
-the searching player's beliefs) and the hand-made evaluation's value. Each input is divided by
-its range's upper end, so all lie in about 0 … 1.
+value module adds (the ``value`` its registry entry names, ``bots/<game>/value.py``:
+``extra_names(config)`` and ``extra(world, seat, base)``), e.g. Apokalypse's ethos of the other
+seats *as the sampled world has them* (a draw from the searching player's beliefs) and the
+hand-made evaluation's value. Each input is divided by its range's upper end, so all lie in
+about 0 … 1.
 
 **What it says.** One number in 0 … 1 per seat: the value the game's own evaluation gives the
 seat at the end of the game (a win, and a little of the final standing; Apokerlypse's share of
@@ -23,9 +24,9 @@ the file and refuses a missing, unreadable or foreign one in one line (:class:`W
 a game config whose layout the file holds no network for is not an error: :meth:`Weights.net`
 answers None and the player falls back to the hand-made evaluation (``levels.py`` says so).
 
-The packaged weights of a game are ``bots/<game>/weights.npz``; the environment variable
-``APOKALYPSE_WEIGHTS`` names another file (``--weights`` on the command line sets it, so that
-worker processes see it too).
+The packaged weights of a game are ``weights.npz`` in the package of its value module
+(``bots/<game>/weights.npz``); the environment variable ``APOKALYPSE_WEIGHTS`` names another file
+(``--weights`` on the command line sets it, so that worker processes see it too).
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Protocol
+from types import ModuleType
+from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -49,12 +50,13 @@ import numpy.typing as npt
 from apokalypse.engine.codec import Codec
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.protocol import Game, GameConfig, GameState
+from apokalypse.engine.registry import part
 
 Array = npt.NDArray[np.float32]
 
 FORMAT = 1  # the file's layout; load() refuses another
 ENVIRONMENT = "APOKALYPSE_WEIGHTS"
-PACKAGED = "weights.npz"  # in bots/<game>/
+PACKAGED = "weights.npz"  # in the package of the game's value module
 BASE = "evaluation"  # the last added input: the game's hand-made value, which the network corrects
 
 
@@ -63,7 +65,7 @@ class WeightsError(ConfigError):
 
 
 class ValueInputs(Protocol):
-    """A game's value module (``bots/<game>/value.py``)."""
+    """A game's value module (its registry entry's ``value``)."""
 
     def extra_names(self, config: GameConfig) -> Sequence[str]: ...
 
@@ -72,11 +74,22 @@ class ValueInputs(Protocol):
     def base(self, world: GameState) -> Sequence[float]: ...
 
 
+def _value(game: str) -> ModuleType:
+    found = part(game, "value")
+    if found is None:
+        raise ConfigError(f"{game} has no learned evaluation")
+    if not (
+        isinstance(found, ModuleType)
+        and all(callable(getattr(found, name, None)) for name in ("extra_names", "extra", "base"))
+    ):
+        raise TypeError(f"{game}'s value inputs are not a module of extra_names, extra and base")
+    return found
+
+
 def value_module(game: str) -> ValueInputs:
-    """``apokalypse.bots.<game>.value``: what the game adds to the features, and its hand-made
-    evaluation."""
-    module: ValueInputs = import_module(f"apokalypse.bots.{game}.value")
-    return module
+    """The game's value module (its registry entry's ``value``): what the game adds to the
+    features, and its hand-made evaluation."""
+    return cast(ValueInputs, _value(game))
 
 
 @dataclass(frozen=True)
@@ -268,7 +281,11 @@ def _check_shapes(net: Net) -> None:
 
 
 def packaged_path(game: str) -> Path:
-    return Path(str(files(f"apokalypse.bots.{game}").joinpath(PACKAGED)))
+    """The weights packaged with ``game``: beside its value module, whose inputs they were
+    trained on."""
+    package = _value(game).__package__
+    assert package, f"{game}'s value module is in no package"
+    return Path(str(files(package).joinpath(PACKAGED)))
 
 
 def weights_path(game: str) -> Path:

@@ -29,9 +29,9 @@ A budget can also be given with the player's name, ``ismcts:500`` (iterations pe
 searching levels take one too (``expert:3000``). :func:`parse_spec` checks such a spec and
 refuses a bad one in one line naming what is wrong.
 
-The searching players come from each game's factory ``apokalypse.bots.<game>.ismcts(seed, *,
-iterations=None, seconds=None, beliefs=…)``, imported on first use: listing the names
-(``--help``) must not load the rules.
+The searching players come from each game's factory, the ``searcher`` its registry entry names
+(``ismcts(seed, *, iterations=None, seconds=None, beliefs=…)``), imported on first use: listing
+the names (``--help``) must not load the rules.
 """
 
 from __future__ import annotations
@@ -39,13 +39,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import import_module
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.events import EventView
 from apokalypse.engine.match import Player
-from apokalypse.engine.registry import ENTRIES
+from apokalypse.engine.registry import ENTRIES, part
 from apokalypse.engine.rng import Rng
 
 from .base import BaseBot, PlayerFactory
@@ -158,7 +157,7 @@ def parse_spec(text: str, known: Sequence[str], game: str) -> Spec:
 
 
 class Searcher(Protocol):
-    """A game's searching-player factory, ``apokalypse.bots.<game>.ismcts``."""
+    """A game's searching-player factory, its registry entry's ``searcher``."""
 
     def __call__(
         self,
@@ -172,8 +171,12 @@ class Searcher(Protocol):
 
 
 def _searcher(game: str) -> Searcher:
-    factory: Searcher = import_module(f"apokalypse.bots.{game}").ismcts
-    return factory
+    found = part(game, "searcher")
+    if found is None:
+        raise ConfigError(f"{game} has no searching player")
+    if not callable(found):
+        raise TypeError(f"{game}'s searching player is not a factory: {found!r}")
+    return cast(Searcher, found)
 
 
 def searching(

@@ -36,7 +36,8 @@ from apokalypse.server.tables import MIGRATIONS
 
 from .safe import printable
 
-TABLES = ("games", "actions", "alembic_version")  # what every games database has
+TABLES = ("games", "alembic_version")  # what every games database has …
+LOGS = ("entries", "actions")  # … and its actions: in the one log (0006 on), or apart before
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,15 @@ def _contents(connection: sqlite3.Connection, where: str) -> Copied:
     """The games database in ``connection`` (``where``: its name, for errors), checked."""
     try:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-        if not set(TABLES) <= tables:
+        if not set(TABLES) <= tables or not tables & set(LOGS):
             raise ConfigError(f"{where} is no Apokalypse games database (no games table)")
         games = connection.execute("SELECT count(*) FROM games").fetchone()[0]
-        actions = connection.execute("SELECT count(*) FROM actions").fetchone()[0]
+        counted = (
+            "SELECT count(*) FROM entries WHERE kind = 'action'"
+            if "entries" in tables
+            else "SELECT count(*) FROM actions"
+        )
+        actions = connection.execute(counted).fetchone()[0]
         schema = connection.execute("SELECT version_num FROM alembic_version").fetchone()
     except sqlite3.DatabaseError as exc:  # not SQLite at all, or damaged
         raise ConfigError(f"{where} is no readable SQLite database ({exc})") from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Collection
-from typing import Any
 
 from .errors import ConfigError, DataFileError
 from .text import shown
@@ -13,7 +12,7 @@ from .text import shown
 MAX_TEXT_BYTES = 1 << 20  # 1 MiB of TOML: far above any deck or content file
 
 
-def read_toml(text: str, source: str) -> dict[str, Any]:
+def read_toml(text: str, source: str) -> dict[str, object]:
     """A data file's TOML, refusing what would crash or swamp the reader: more than 1 MiB,
     nesting deep enough for a RecursionError, integers too long for int()."""
     if len(text) > MAX_TEXT_BYTES // 4 and (
@@ -28,7 +27,7 @@ def read_toml(text: str, source: str) -> dict[str, Any]:
         raise DataFileError(f"{source}: not valid TOML ({exc})") from None
 
 
-def config_fields(data: object, fields: Collection[str]) -> dict[str, Any]:
+def config_fields(data: object, fields: Collection[str]) -> dict[str, object]:
     """A game config's JSON object (from a record or a request), refused unless it is an object
     of known ``fields`` only; unknown names are quoted, so the message stays one line."""
     if not isinstance(data, dict):

@@ -12,10 +12,13 @@ into the record's digest (:meth:`Event.digest_form`), which is a hash and shows 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-# An event's arguments: JSON-ready values, never changed once the event is made.
-Args = Mapping[str, Any]
+from .erased import Erased
+
+# An event's arguments: JSON-ready values, never changed once the event is made. Their types
+# depend on the game and the event's kind: its own code knows them, other readers check them.
+Args = Mapping[str, Erased]
 
 
 class EventView(NamedTuple):
@@ -23,7 +26,7 @@ class EventView(NamedTuple):
     args: Args
     seen: bool  # True when this view includes the secret part
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """This view as JSON-ready data, for the player it was made for."""
         return {"kind": self.kind, "args": dict(self.args), "seen": self.seen}
 

@@ -13,10 +13,14 @@ the rules); :mod:`apokalypse.rl` turns them into arrays.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
+
+from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
+
+from .erased import Erased
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,11 @@ class Entries(NamedTuple):
     values: list[float]
 
 
-class Features(Protocol):
+# The game's observation type; plain ``Features`` (code for any game) leaves it erased.
+O_contra = TypeVar("O_contra", bound=Mapping[str, object], contravariant=True, default=Erased)
+
+
+class Features(Protocol[O_contra]):
     @property
     def actions(self) -> Sequence[object]:
         """Every action of the game's config, in the order of their integers."""
@@ -64,6 +72,6 @@ class Features(Protocol):
     @property
     def fields(self) -> Sequence[Field]: ...
 
-    def encode(self, observation: Any) -> Entries:
+    def encode(self, observation: O_contra) -> Entries:
         """The entries of one seat's observation (``state.observation(seat)``)."""
         ...

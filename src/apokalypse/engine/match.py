@@ -20,10 +20,11 @@ whatever happens the caller can write a record that replays up to the last appli
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, runtime_checkable
+from typing import Generic, Protocol, TypeGuard, runtime_checkable
 
 from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
 
+from .erased import Erased
 from .errors import EngineError, IllegalAction
 from .events import Event, EventView
 from .protocol import Game, GameState
@@ -32,10 +33,10 @@ from .rng import Rng
 
 # The game's action and observation types. Code that seats players of any game (the commands,
 # the server, the lab) writes plain ``Player`` / ``Match``: the game is chosen at run time, so
-# they default to Any, as ``GameState`` and ``Game`` do (``protocol.py``).
-A = TypeVar("A", default=Any)
-O = TypeVar("O", default=Any)  # noqa: E741 (the observation type)
-O_contra = TypeVar("O_contra", contravariant=True, default=Any)
+# they default to the erased types (:mod:`.erased`), as ``GameState`` and ``Game`` do.
+A = TypeVar("A", default=Erased)
+O = TypeVar("O", default=Erased)  # noqa: E741 (the observation type)
+O_contra = TypeVar("O_contra", contravariant=True, default=Erased)
 
 # A real game ends in well under 10,000 decisions (random 6-player Apokalypse games take about
 # 1,500, Apokerlypse games a few hundred); a player that never passes must not hang a simulation.
@@ -75,6 +76,12 @@ class SearchingPlayer(Protocol[A, O_contra]):
         ...
 
 
+def _sees_nothing(player: Player[A, O_contra]) -> TypeGuard[Player[A, object]]:
+    """Whether ``player`` is blind: it never looks at an observation, so any will do (the
+    match gives it an empty one)."""
+    return player.blind
+
+
 class GameTooLong(EngineError):
     pass
 
@@ -92,7 +99,8 @@ class Match(Generic[A, O]):
         self.players = dict(players)
         self.actions: list[str] = []  # every applied action's text, in order
         self.digest = digest if digest is not None else EventDigest()
-        self._blind = frozenset(seat for seat, p in self.players.items() if p.blind)
+        # Blind players, who are given an empty observation (Player.blind), by seat.
+        self._blind = {seat: p for seat, p in self.players.items() if _sees_nothing(p)}
         self._watching = [seat for seat in sorted(self.players) if seat not in self._blind]
         # Decided once: a protocol check per decision would slow every random playout.
         self._searching = frozenset(
@@ -114,13 +122,16 @@ class Match(Generic[A, O]):
         sampler of worlds too, unless ``search`` is False (a catch-up, whose answer is thrown
         away: a search would spend its whole budget on every replayed move)."""
         seat = self.state.to_act
-        obs: Any = {} if seat in self._blind else self.state.observation(seat)
+        blind = self._blind.get(seat)
         player = self.players[seat]
         if search and seat in self._searching:
             assert isinstance(player, SearchingPlayer)
+            obs = {} if blind is not None else self.state.observation(seat)
             chosen: A = player.choose_in(obs, self.state.legal_actions(), self._sampler(seat))
             return chosen
-        return player.choose(obs, self.state.legal_actions())
+        if blind is not None:
+            return blind.choose({}, self.state.legal_actions())
+        return player.choose(self.state.observation(seat), self.state.legal_actions())
 
     def _sampler(self, seat: int) -> Worlds:
         """Worlds for ``seat``'s decision now. The sampler holds the true state only to redeal

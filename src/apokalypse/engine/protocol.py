@@ -5,16 +5,18 @@ into the terminal, the simulator and the bots without changes there.
 
 Both are generic in the game's action type ``A`` and observation type ``O`` (and ``Game`` in its
 config ``C``): an Apokalypse state is a ``GameState[apokalypse.Action, apokalypse.Observation]``.
-Code that runs any game writes plain ``GameState`` / ``Game``, which means ``[Any, Any]``.
+Code that runs any game writes plain ``GameState`` / ``Game``: its type arguments are then
+:data:`~.erased.Erased`, the game's own types that such code cannot name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, Self
+from typing import Protocol, Self
 
 from typing_extensions import TypeVar  # with a default (PEP 696; in typing from 3.13)
 
+from .erased import Erased
 from .errors import IllegalAction, ProtocolError
 from .events import Event
 from .features import Features
@@ -37,15 +39,17 @@ class ActionValue(Protocol):
     def __hash__(self) -> int: ...
 
 
-A = TypeVar("A", bound=ActionValue, default=Any)  # the game's action type
-O_co = TypeVar("O_co", bound=Mapping[str, object], default=Any, covariant=True)  # observation
+A = TypeVar("A", bound=ActionValue, default=Erased)  # the game's action type
+# the game's observation type
+O_co = TypeVar("O_co", bound=Mapping[str, object], default=Erased, covariant=True)
 
 
 class GameResult(Protocol):
     @property
     def winners(self) -> tuple[int, ...]: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    # JSON-ready; its fields are the game's own (``winners`` in every game).
+    def to_json(self) -> dict[str, Erased]: ...
 
 
 class GameState(Protocol[A, O_co]):
@@ -82,7 +86,7 @@ class GameConfig(Protocol):
     def to_json(self) -> dict[str, object]: ...
 
 
-C = TypeVar("C", bound=GameConfig, default=Any)  # the game's config type
+C = TypeVar("C", bound=GameConfig, default=Erased)  # the game's config type
 
 
 class Game(Protocol[A, O_co, C]):
@@ -103,7 +107,7 @@ class Game(Protocol[A, O_co, C]):
         ...
 
 
-def refusal(state: GameState[A, Any], action: A) -> IllegalAction | None:
+def refusal(state: GameState[A, Mapping[str, object]], action: A) -> IllegalAction | None:
     """Why the rules would refuse ``action`` for ``state.to_act`` now, or None when they would
     carry it out; ``state`` itself is left untouched. The action is applied to a clone, by the
     same ``apply`` a real action goes through, so the answer is by construction the refusal a

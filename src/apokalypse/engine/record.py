@@ -12,8 +12,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from .erased import Erased
 from .errors import EngineError, RecordError
 from .events import Event
 from .protocol import Game, GameState
@@ -69,7 +69,9 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     events_sha256: str | None = None
     result: dict[str, object] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)  # who played, language…; replay ignores it
+    # Who played, the language …, as whoever wrote the record put them (its readers check what
+    # they read); replay ignores it.
+    meta: dict[str, Erased] = field(default_factory=dict)
     format: int = FORMAT
 
     def start_digest(self, opening: Sequence[Event]) -> EventDigest:
@@ -82,7 +84,7 @@ class GameRecord:
             digest.add(list(opening))
         return digest
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "format": self.format,
             "game": self.game,

@@ -2,9 +2,12 @@
 
 The engine cannot import the layers above it (``tests/test_layers.py``), so an entry names each
 layer's part of the game by its dotted path, ``"module:attribute"`` (or a module's alone), and
-the layer loads its own part with :func:`part` when it needs it. Importing the engine stays
-cheap, and a game's rules load only when that game is used. Adding a game is adding its entry
-here and the modules it names; no command, lab or learning code names a game.
+the layer loads its own part with :func:`part` (or :func:`load`) when it needs it. Importing the
+engine stays cheap, and a game's rules load only when that game is used. Every part of a game is
+named here, its rules and terminal adapter as much as its players, texts, wire format and guided
+game: no layer finds a module by the game's name (``tests/test_registry.py`` refuses an
+``import_module`` of a name made at run time). Adding a game is adding its entry here and the
+modules it names; no command, lab, server or learning code names a game.
 """
 
 from __future__ import annotations
@@ -16,7 +19,21 @@ from typing import Literal, cast
 from .errors import ConfigError
 from .protocol import Game
 
-Part = Literal["rules", "ui", "collector", "summary", "report", "bench", "environment"]
+Part = Literal[
+    "rules",
+    "ui",
+    "texts",
+    "wire",
+    "bots",
+    "searcher",
+    "value",
+    "collector",
+    "summary",
+    "report",
+    "bench",
+    "environment",
+    "guide",
+]
 
 
 @dataclass(frozen=True)
@@ -40,17 +57,43 @@ class Learning:
 
 
 @dataclass(frozen=True)
+class Guided:
+    """The guided first game ("Learn to play", server/tutorial/): ``guide``, the path of the
+    game's ``Guide`` (server/tutorial/guide.py: its lessons, when each comes due, the coach's
+    preference), and the prepared deal, the same for everybody: how many play, the seed that
+    deals it and its variants."""
+
+    guide: str
+    players: int
+    seed: int
+    variants: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Entry:
-    """One game. Every path is ``"module:attribute"``; ``None`` where the game leaves a part
-    to the generic one (the base collector and summary count nothing of their own, the
-    generic report shows seats, scores and rounds). The bots (``bots/<game>/``) and texts
-    (``i18n/<game>/``) are found by the game's name, as the wire format's types are."""
+    """One game, all of it: every part any layer needs is a field here, never found by the
+    game's name. Every path is ``"module:attribute"`` or a module's alone; ``None`` where the
+    game leaves a part to the generic one (the base collector and summary count nothing of
+    their own, the generic report shows seats, scores and rounds, a game without players of its
+    own has the random player only, a game without a guided game has none)."""
 
     name: str
     rules: str  # the Game (engine/protocol.py)
     ui: str  # the terminal adapter class: ``UI(config, lang)`` (cli/ui/__init__.py)
+    texts: str  # the class of its texts: ``Texts(config, lang)`` (i18n/texts.py)
+    # The module of its seat views and wire types (``seat_views(texts)``, ``Observation``,
+    # ``StateMessage``: wire/__init__.py); the server sends nothing else.
+    wire: str
     bench: Bench
     learning: Learning
+    # Its own computer players: the mapping of their names to factories, ``BOTS[name](seed)``
+    # (bots/__init__.py). A "heuristic" among them brings the difficulty levels, which need the
+    # ``searcher`` too: ``ismcts(seed, *, iterations, seconds, beliefs, learned)`` (bots/levels.py).
+    bots: str | None = None
+    searcher: str | None = None
+    # The module of the learned evaluation's inputs, ``extra_names``, ``extra`` and ``base``
+    # (bots/learned.py: ValueInputs); the master level's packaged weights lie in its package.
+    value: str | None = None
     collector: str | None = None  # the Collector class (sim/collect)
     summary: str | None = None  # the run summary's own figures (sim/collect: Figures)
     report: str | None = None  # the report's sections (sim/report/model.py: GameReport)
@@ -62,6 +105,7 @@ class Entry:
     # besides a file (Apokerlypse's "plain", "example" …): its ``PACKAGED`` (the names, read
     # when asked, so that a new packaged file is known at once) and ``packaged_text(name)``.
     packaged: str | None = None
+    tutorial: Guided | None = None
 
 
 ENTRIES: dict[str, Entry] = {
@@ -71,23 +115,41 @@ ENTRIES: dict[str, Entry] = {
             name="apokalypse",
             rules="apokalypse.games.apokalypse:GAME",
             ui="apokalypse.cli.ui.apokalypse:UI",
+            texts="apokalypse.i18n.apokalypse.texts:Texts",
+            wire="apokalypse.wire.apokalypse",
+            bots="apokalypse.bots.apokalypse:BOTS",
+            searcher="apokalypse.bots.apokalypse:ismcts",
+            value="apokalypse.bots.apokalypse.value",
             collector="apokalypse.sim.collect.apokalypse:ApokalypseCollector",
             summary="apokalypse.sim.collect.apokalypse:ApokalypseFigures",
             report="apokalypse.sim.report.apokalypse:REPORT",
             bench=Bench(players=(2, 4, 6)),
             learning=Learning(4, "deck", "apokalypse.rl.apokalypse_v0"),
             beliefs="apokalypse.bots.apokalypse.beliefs:belief_in_game",
+            # Chosen by scripts/tutorial_seeds.py (server/tutorial/ says how); change the seeds
+            # only with it.
+            tutorial=Guided("apokalypse.server.tutorial.apokalypse:GUIDE", 3, 1755),
         ),
         Entry(
             name="apokerlypse",
             rules="apokalypse.games.apokerlypse:GAME",
             ui="apokalypse.cli.ui.apokerlypse:UI",
+            texts="apokalypse.i18n.apokerlypse.texts:Texts",
+            wire="apokalypse.wire.apokerlypse",
+            bots="apokalypse.bots.apokerlypse:BOTS",
+            searcher="apokalypse.bots.apokerlypse:ismcts",
+            value="apokalypse.bots.apokerlypse.value",
             collector="apokalypse.sim.collect.apokerlypse:ApokerlypseCollector",
             summary="apokalypse.sim.collect.apokerlypse:ApokerlypseFigures",
             report="apokalypse.sim.report.apokerlypse:REPORT",
             bench=Bench(players=(2, 3, 4), figures="apokalypse.bench.apokerlypse"),
             learning=Learning(2, "content", "apokalypse.rl.apokerlypse_v0"),
             packaged="apokalypse.games.apokerlypse.content",
+            # Chosen as Apokalypse's is; on the plain content, for the reason the server's
+            # Tutorial.variants gives (KD-SETUP-1).
+            tutorial=Guided(
+                "apokalypse.server.tutorial.apokerlypse:GUIDE", 2, 0, ("plain-content",)
+            ),
         ),
     )
 }
@@ -119,11 +181,17 @@ def part(name: str, which: Part) -> object | None:
     paths = {
         "rules": game.rules,
         "ui": game.ui,
+        "texts": game.texts,
+        "wire": game.wire,
+        "bots": game.bots,
+        "searcher": game.searcher,
+        "value": game.value,
         "collector": game.collector,
         "summary": game.summary,
         "report": game.report,
         "bench": game.bench.figures,
         "environment": game.learning.environment,
+        "guide": game.tutorial.guide if game.tutorial is not None else None,
     }
     path = paths[which]
     return None if path is None else load(path)

@@ -2,21 +2,21 @@
 of a decision, the wording of each choice, the log. The terminal draws it into its boards; the
 server sends it with each state, so the browser shows the very sentences the terminal does.
 
-Each game has its own (``i18n/<game>/texts.py``), made by :func:`texts_for` from the game's
-record config and a language. Everything is a pure function of observations and event views.
+Each game has its own (the ``texts`` class its registry entry names, ``i18n/<game>/texts.py``),
+made by :func:`texts_for` from the game's record config and a language. Everything is a pure
+function of observations and event views.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from typing_extensions import TypeVar
 
-from apokalypse.engine.errors import ConfigError, IllegalAction
+from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import EventView
-from apokalypse.engine.registry import game_names
+from apokalypse.engine.registry import part
 
 from .rulebook import Rulebook
 
@@ -73,9 +73,16 @@ class Texts(Protocol[A_contra, O_contra]):
         ...
 
 
+class MakeTexts(Protocol):
+    """What a game's registry entry names as its texts: the class."""
+
+    def __call__(self, config: Mapping[str, object], lang: str) -> Texts: ...
+
+
 def texts_for(game: str, config: Mapping[str, object], lang: str) -> Texts:
-    """The texts of ``game`` (a registry name) for a record's ``config`` in ``lang``."""
-    if game not in game_names():
-        raise ConfigError(f"unknown game {game!r} (known: {', '.join(game_names())})")
-    texts: Texts = import_module(f"{__package__}.{game}.texts").Texts(config, lang)
-    return texts
+    """The texts of ``game`` (a registry name) for a record's ``config`` in ``lang``; an
+    unknown name is a ConfigError naming the known ones."""
+    found = part(game, "texts")
+    if not isinstance(found, type):
+        raise TypeError(f"{game}'s texts are not a class: {found!r}")
+    return cast(MakeTexts, found)(config, lang)

@@ -34,6 +34,7 @@ from apokalypse.wire import (
 from apokalypse.wire.coach import AdviceMessage
 from apokalypse.wire.talk import talk_message
 
+from .clock import At, Clock
 from .connection import CLOSE_RESTART, CLOSE_TRY_LATER, Connection, Made, is_sign
 from .games import LiveGame
 from .inputs import (
@@ -61,6 +62,7 @@ from .making import rebuild
 from .refusals import Refused, message
 from .services import Services
 from .store import StoreError
+from .tutorial.tutor import Tutoring
 
 MAX_TABS = 4  # connections one seat may hold at once (a phone, a laptop, a reload or two)
 STAND_BY = 2.0  # seconds a process that did not make a game's last change waits to take it on
@@ -95,6 +97,7 @@ class Actor(ABC):
         self._inbox: asyncio.Queue[Input] = asyncio.Queue()
         self._waiting: deque[Input] = deque()  # changes held while a computer thinks
         self._on_close = on_close
+        self.tutoring = Tutoring(live)  # a guided game's coach (its learner's)
         self._task = asyncio.create_task(self._run(), name=f"game {live.id}")
 
     # -- what others ask of the room (each an input) ---------------------------------------
@@ -140,8 +143,7 @@ class Actor(ABC):
         return await done
 
     async def overdue(self, now: datetime) -> bool:
-        """A turn-based deadline passed by ``now`` (:meth:`LiveGame.overdue`): whether it
-        changed the game."""
+        """A turn-based deadline passed by ``now`` (:meth:`LiveGame.run_out`); any change?"""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.post(Overdue(now, done))
         return await done
@@ -193,7 +195,7 @@ class Actor(ABC):
             case Thought():
                 await self._thought(item)
             case Ring(move=ring):
-                await self._change(lambda live: live.time_out(self.services.store, ring))
+                await self._change(lambda live: live.run_out(self.services.store, ring))
             case AnswerDue(move=due):
                 if await self._change(lambda live: live.answer_for(self.services.store, due)):
                     self.services.metrics.actions.labels(by="auto").inc()
@@ -204,7 +206,8 @@ class Actor(ABC):
             case Advised(connection, seat, actions, made):
                 self._advised(connection, seat, actions, made)
             case Overdue(now, done):
-                work = functools.partial(LiveGame.overdue, store=self.services.store, now=now)
+                at = At(self.services.clock(), now)
+                work = functools.partial(LiveGame.run_out, store=self.services.store, at=at)
                 done.set_result(await self._change(work))
             case Look(run):
                 run(self.live)
@@ -257,7 +260,8 @@ class Actor(ABC):
         key = (connection.seat, connection.sent, first)
         view = made.get(key)
         if view is None:
-            state = live.view(connection.seat, connection.sent, self.connected(), first)
+            tutorial = self.tutoring.view(live, connection.seat)
+            state = live.view(connection.seat, connection.sent, self.connected(), first, tutorial)
             view = made[key] = Made(state, live.wire)
         # Only news is sent: a message whose view did not change would itself be news (in a
         # window, that somebody not shown answered).
@@ -364,10 +368,11 @@ class Actor(ABC):
             log.exception("game %s: could not be rebuilt; its connections reconnect", old.id)
             self._evict()
             return
-        if old.clock is not None and live.clock is not None:  # the banks spent so far
-            live.clock.banks = list(old.clock.banks)
+        if isinstance(old.timer, Clock) and isinstance(live.timer, Clock):  # the banks spent
+            live.timer.banks = list(old.timer.banks)
             live.follow_clock()
         self.live = live
+        self.tutoring = Tutoring(live)
         for connection in list(self.connections):
             if connection.sent > len(live.log):  # cannot be (see above); if it were: reconnect
                 connection.close(CLOSE_RESTART, "reconnect")

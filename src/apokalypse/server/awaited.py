@@ -23,11 +23,10 @@ from typing_extensions import TypedDict
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.wire.seat import clock_view
 
-from .days import limit_of
 from .games import LiveGame
 from .room import Closed, Room
+from .setup import Setup
 from .store import Store
-from .tokens import seat_in
 
 MAX_SEATS = 30  # seats one request may ask about (the browser keeps at most 30 games)
 
@@ -75,7 +74,7 @@ def stored_news(
     record: GameRecord,
     seat: int,
     deadline: datetime | None,
-    away: set[int],
+    away: frozenset[int],
     now: datetime,
 ) -> SeatNews:
     """A seat of a game in the store only (blocking: a running game is replayed). Its time left
@@ -87,7 +86,7 @@ def stored_news(
     observation = state.observation(seat)
     awaited = not state.is_over and observation.get("to_act") == seat and seat not in away
     left: int | None = None
-    if awaited and deadline is not None and limit_of(record.meta) is not None:
+    if awaited and deadline is not None and Setup.of(record.meta).turn_based is not None:
         left = max(0, round((deadline - now).total_seconds() * 1000))
     move = observation["move"]
     assert isinstance(move, int)
@@ -106,7 +105,7 @@ def stored_all(
             news[game_id, token] = {"id": game_id, "error": f"there is no game {game_id!r}"}
             continue
         record, deadline, away = found[game_id]
-        seat = seat_in(record.meta, token)
+        seat = Setup.of(record.meta).seat_of(token)
         if seat is None:
             news[game_id, token] = {"id": game_id, "error": "this token opens no seat of this game"}
             continue

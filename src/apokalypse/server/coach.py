@@ -27,22 +27,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from apokalypse.bots import seat_seed
 from apokalypse.bots.ismcts import Explanation, ISMCTSPlayer
 from apokalypse.bots.levels import BELIEF_GAMES, Budget, searching
+from apokalypse.engine.erased import Erased
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.match import Match
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.record import GameRecord, start
 from apokalypse.engine.rng import Rng
 from apokalypse.i18n import seat_names, text
-from apokalypse.i18n.texts import texts_for
+from apokalypse.i18n.texts import Texts, texts_for
 from apokalypse.wire import WIRE_VERSION, AdviceMessage
 from apokalypse.wire.coach import AdviceCandidate
 
 SHOWN = 3  # candidates the advice names
+# The expert and the texts of the game asked about, chosen at run time (its types erased).
+Expert = ISMCTSPlayer[Erased, Erased]
+GameTexts = Texts[Erased, Erased]
 COACH_SEED = 192  # the coach's stream: seat_seed(game seed, seat + this), apart from any player's
 
 
@@ -68,7 +71,7 @@ class Budgets:
     seconds: float
 
 
-def expert(game: str, seed: int, budgets: Budgets) -> ISMCTSPlayer:
+def expert(game: str, seed: int, budgets: Budgets) -> Expert:
     """The expert level's searching player with ``budgets``: whichever runs out first."""
     beliefs = True if game in BELIEF_GAMES else None
     player = searching(game, seed, Budget(iterations=budgets.iterations), beliefs)
@@ -78,7 +81,7 @@ def expert(game: str, seed: int, budgets: Budgets) -> ISMCTSPlayer:
     return player
 
 
-def answer(question: Question, budgets: Budgets, texts: Any, lang: str) -> AdviceMessage:
+def answer(question: Question, budgets: Budgets, texts: GameTexts, lang: str) -> AdviceMessage:
     """The whole answer to a question (blocking: on the computer players' pool)."""
     state, explanation = think(question, budgets)
     return advice(question, state, explanation, texts, lang)
@@ -98,7 +101,7 @@ def think(question: Question, budgets: Budgets) -> tuple[GameState, Explanation]
     return match.state, search(match, player)
 
 
-def recall(question: Question, budgets: Budgets) -> tuple[Match, ISMCTSPlayer]:
+def recall(question: Question, budgets: Budgets) -> tuple[Match, Expert]:
     """The game replayed to the question with a fresh expert at the asking seat, told and
     asked there as a computer seat is (its perfect recall), not yet searching."""
     record = question.record
@@ -112,7 +115,7 @@ def recall(question: Question, budgets: Budgets) -> tuple[Match, ISMCTSPlayer]:
     return match, player
 
 
-def search(match: Match, player: ISMCTSPlayer) -> Explanation:
+def search(match: Match, player: Expert) -> Explanation:
     """The expert's search at the recalled decision (the sampler of the match's state)."""
     match.ask()
     explanation = player.last
@@ -121,7 +124,7 @@ def search(match: Match, player: ISMCTSPlayer) -> Explanation:
 
 
 def advice(
-    question: Question, state: GameState, explanation: Explanation, texts: Any, lang: str
+    question: Question, state: GameState, explanation: Explanation, texts: GameTexts, lang: str
 ) -> AdviceMessage:
     """The advice message: the best :data:`SHOWN` candidates, worded for the asking seat as its
     choices are (``texts``: the game's texts in the game's language), in the order the search
@@ -194,7 +197,7 @@ class _Forecasts:
     changes them the same in every such world). Moves whose effect waits for somebody else
     (a defence window), or that end the round (a deal from unseen cards), say nothing."""
 
-    def __init__(self, state: GameState, seat: int, texts: Any) -> None:
+    def __init__(self, state: GameState, seat: int, texts: GameTexts) -> None:
         self.seat = seat
         self.forecast = getattr(texts, "forecast", None)
         self.world = state.determinize(seat, Rng(0)) if self.forecast is not None else None

@@ -14,6 +14,7 @@ from apokalypse.wire.talk import (
     check_text,
 )
 
+from .entries import Said
 from .games import LiveGame
 from .refusals import Refused, message
 from .store import Store
@@ -48,9 +49,6 @@ def hear(
         speaker = listener.name or text("names.spectator", lang)
     else:  # as everybody reads it, without anybody's "(you)"
         speaker = seat_names(len(live.kinds), None, lang, live.names, live.kinds)[seat]
-    if store.say(live.id, channel_of(seat), seat, speaker, line, MOST_LINES) is None:
+    if not live.say(store, Said(channel_of(seat), seat, speaker, line), MOST_LINES):
         raise Refused(message("talk-full", lang))
-    # Read back from the store, with any line another process kept meanwhile (a line skipped
-    # here would never be read again: catch-ups read after the newest line held).
-    live.names = live.talk.read(store, live.id)
     return True

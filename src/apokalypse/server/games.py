@@ -11,39 +11,47 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cached_property
 
 from pydantic import TypeAdapter
 
 from apokalypse.bots import make_bot, seat_seed
-from apokalypse.engine.errors import EngineError, IllegalAction, NotationError
+from apokalypse.engine.erased import Erased
+from apokalypse.engine.errors import EngineError, IllegalAction
 from apokalypse.engine.events import Event
 from apokalypse.engine.match import MAX_DECISIONS, GameTooLong, Match, Player
-from apokalypse.engine.protocol import ActionValue, Game, GameState, refusal
+from apokalypse.engine.protocol import ActionValue, Game, GameState
 from apokalypse.engine.record import GameRecord
-from apokalypse.i18n import notation_reason, text
 from apokalypse.i18n.texts import Texts, texts_for
 from apokalypse.wire import (
-    WIRE_VERSION,
-    ActionMessage,
-    WhyAnswer,
-    WhyMessage,
     seat_views,
     state_adapter,
 )
 from apokalypse.wire.seat import SeatViews, Table, WireState
+from apokalypse.wire.tutorial import TutorialView
 
-from .clock import Clock, Ticks
-from .days import Days, Now, limit_of, utc_now
+from .clock import At, Clock, Ticks
+from .days import Days, Now, utc_now
+from .entries import (
+    Acted,
+    Away,
+    Coached,
+    Due,
+    Entry,
+    Logged,
+    Manual,
+    Named,
+    Read,
+    Said,
+    TableState,
+)
 from .refusals import Refused, message
-from .store import KEEP, Deadline, Store, StoreError
-from .talk import GameTalk
-from .tokens import seat_in
+from .setup import Setup
+from .store import Store, StoreError, Written
+from .talk import GameTalk, said_line
 
 HUMAN = "human"
 STAND_IN = "heuristic"  # who plays a person's seat while they are away
-COACH = "coach"  # the meta key: the creator offered the coach to every person (wire/coach.py)
 
 
 @dataclass
@@ -55,44 +63,60 @@ class LiveGame:
     record: GameRecord
     match: Match
     log: list[Event] = field(default_factory=list)
-    away: set[int] = field(default_factory=set)  # people's seats a computer plays for now
-    rematch: str | None = None  # the id of this game's rematch, once somebody asked
-    clock: Clock | None = None
+    timer: Clock | Days | None = None  # its deadline policy (:mod:`.clock`): seconds or days
     stand_ins: dict[int, Player] = field(default_factory=dict)
     _public: tuple[int, Mapping[str, object]] | None = None  # (move, public observation)
     heard: bool = False  # the last change was made by another process (see deadline)
-    names: list[str | None] = field(default_factory=list)  # each seat's chosen name
     talk: GameTalk = field(default_factory=GameTalk)  # its table talk (server/talk.py)
-    manual: set[int] = field(default_factory=set)  # people who answer forced questions too
-    days: Days | None = None  # a turn-based game's deadline (:mod:`.days`)
     now: Now = utc_now  # the time (the hub's: a test may move it)
     ticks: Ticks = time.monotonic  # the seconds the turn timer counts (the hub's clock, as now)
-    coached: set[int] = field(default_factory=set)  # people who agreed to the coach
+    setup: Setup = field(init=False)  # the table as it was made (its record's meta, read once)
+    # The table as the log has it so far, and the place of the last entry folded (:meth:`fold`).
+    table_state: TableState = field(init=False)
 
     def __post_init__(self) -> None:
-        timer = self.record.meta.get("timer")
-        if isinstance(timer, dict):
-            banks = [float(timer["bank"])] * len(self.kinds)
-            self.clock = Clock(float(timer["turn"]), banks)
-        limit = limit_of(self.record.meta)
-        if limit is not None:
-            self.days = Days(limit)
+        self.setup = setup = Setup.of(self.record.meta)
+        self.table_state = TableState(setup.players)
+        if setup.timer is not None:
+            turn, bank = setup.timer
+            self.timer = Clock(turn, [bank] * setup.players)
+        if setup.turn_based is not None:
+            self.timer = Days(setup.turn_based)
 
     @property
     def state(self) -> GameState:
         return self.match.state
 
+    # The table as its log has it (:class:`TableState`, which holds the rest: the rematch …):
+    # the people's seats a computer plays for now, who answers forced questions too, who agreed
+    # to the coach, the chosen names. Changed only by writing to the log (:meth:`write`).
+    @property
+    def away(self) -> frozenset[int]:
+        return self.table_state.away
+
+    @property
+    def manual(self) -> frozenset[int]:
+        return self.table_state.manual
+
+    @property
+    def coached(self) -> frozenset[int]:
+        return self.table_state.coached
+
+    @property
+    def names(self) -> list[str | None]:
+        return self.table_state.names
+
     @property
     def kinds(self) -> list[str]:
-        return [str(kind) for kind in self.record.meta.get("seats", [])]
+        return list(self.setup.kinds)
 
     @property
     def lang(self) -> str:
-        return str(self.record.meta.get("lang", "en"))
+        return self.setup.lang
 
     def seat_of(self, token: str) -> int | None:
         """The human seat whose token this is; None for any other."""
-        return seat_in(self.record.meta, token)
+        return self.setup.seat_of(token)
 
     def public(self) -> Mapping[str, object]:
         """The spectator's observation now (what anybody may know), made once per move."""
@@ -112,28 +136,30 @@ class LiveGame:
         window: only the seat asked knows it is asked)."""
         return not self.state.is_over and self.public()["to_act"] is None
 
-    def table(self, connected: frozenset[int]) -> Table:
-        """What the seat views need of the table now."""
-        clock = self.clock.reading(self.ticks()) if self.clock is not None else None
-        if self.days is not None:
-            clock = self.days.reading(self.now(), len(self.kinds))
-        away, manual = frozenset(self.away), frozenset(self.manual)
+    def table(
+        self, connected: frozenset[int], tutorial: tuple[int, TutorialView] | None = None
+    ) -> Table:
+        """What the seat views need of the table now (``tutorial``: a guided game's learner seat
+        and its coach, which the game's room keeps)."""
+        timer, players = self.timer, len(self.kinds)
+        clock = timer.reading(self.at(), players) if timer is not None else None
         return Table(
             self.kinds,
             connected,
-            away,
-            self.rematch,
+            self.away,
+            self.table_state.rematch,
             self.lang,
             clock,
-            manual,
+            self.manual,
             self.names,
             self.coach_offered,
-            frozenset(self.coached),
+            self.coached,
+            tutorial,
         )
 
     @property
     def coach_offered(self) -> bool:
-        return self.record.meta.get(COACH) is True
+        return self.setup.coach
 
     def set_coach(self, store: Store, seat: int | None, agree: bool) -> bool:
         """A person agrees to the coach (``agree``) or takes it back; False when that changes
@@ -145,9 +171,7 @@ class LiveGame:
             raise Refused(message("coach-not-offered", self.lang))
         if self.kinds[seat] != HUMAN or (seat in self.coached) == agree:
             return False
-        seats = self.coached | {seat} if agree else self.coached - {seat}
-        store.set_coach(self.id, seats)
-        self.coached = seats
+        self.write(store, [Coached(seat, agree)])
         return True
 
     def view(
@@ -156,15 +180,17 @@ class LiveGame:
         since: int,
         connected: frozenset[int] = frozenset(),
         first: bool = False,
+        tutorial: tuple[int, TutorialView] | None = None,
     ) -> WireState:
         """The state message for ``seat`` (None: a spectator) with the events from ``since``
-        (``first``: a connection's first message, with the card facts), as the game's seat view
-        makes it (``wire/<game>.py``): nothing else decides what a viewer is sent."""
-        table = self.table(connected)
+        (``first``: a connection's first message, with the card facts; ``tutorial``: as
+        :meth:`table`), as the game's seat view makes it (``wire/<game>.py``): nothing else
+        decides what a viewer is sent."""
+        table = self.table(connected, tutorial)
         return self.views.view(self.state, seat, self.log[since:], table, first)
 
     @cached_property
-    def texts(self) -> Texts:
+    def texts(self) -> Texts[Erased, Erased]:
         return texts_for(self.record.game, self.record.config, self.lang)
 
     @cached_property
@@ -175,60 +201,6 @@ class LiveGame:
     @cached_property
     def views(self) -> SeatViews:
         return seat_views(self.record.game, self.texts)
-
-    def check(
-        self, seat: int | None, request: ActionMessage | WhyMessage, shown: int | None
-    ) -> ActionValue:
-        """The action a seat's message asks for (or asks about), parsed; a :class:`Refused`
-        otherwise. ``shown``: the move of the observation this connection was last sent."""
-        lang = self.lang
-        if seat is None:
-            raise Refused(message("spectator", lang))
-        if request.move != shown:
-            raise Refused(message("stale", lang, sent=request.move, move=shown))
-        state = self.state
-        if state.is_over:
-            raise Refused(message("over", lang))
-        if state.to_act != seat:
-            raise Refused(message("not-your-turn", lang))
-        try:
-            action: ActionValue = self.game.parse_action(request.action)
-        except NotationError as exc:
-            reason = notation_reason(exc, self.record.game, lang)
-            raise Refused(text("ui.error.notation", lang, message=reason)) from None
-        except ValueError as exc:  # a parser's own slip: still only a typo
-            reason = f"{request.action!r}: {exc}"
-            raise Refused(text("ui.error.notation", lang, message=reason)) from None
-        return action
-
-    def why(self, seat: int | None, request: WhyMessage, shown: int | None) -> WhyAnswer:
-        """Whether the action a seat asks about would be refused now, and why, changing
-        nothing: the checks of a real action (:meth:`check`, then the rules on a clone of the
-        game, :func:`refusal`), so the answer is the very refusal that action would get, in the
-        same words. It says only what a refused action would: a seat that does not decide now
-        (in a window: whether it was not asked yet, was asked already or is never asked) is
-        told it is not its decision, and the rules are asked only for the seat that decides,
-        about its own hand and the table."""
-        answer: WhyAnswer = {
-            "type": "why",
-            "wire": WIRE_VERSION,
-            "action": request.action,
-            "move": request.move,
-            "allowed": False,
-            "reason": "",
-        }
-        try:
-            exc = refusal(self.state, self.check(seat, request, shown))
-            if exc is not None:
-                raise Refused.by_rules(exc, self.texts)
-        except Refused as refused:
-            answer["reason"] = refused.reason
-            if refused.rule is not None:
-                answer["rule"] = refused.rule
-            return answer
-        answer["allowed"] = True
-        answer["reason"] = message("why-allowed", self.lang)
-        return answer
 
     def play(self, store: Store, action: ActionValue) -> None:
         """Apply a person's action and store it (blocking). The computer players answer later,
@@ -282,22 +254,20 @@ class LiveGame:
         self._commit(store, events)
         return True
 
+    def at(self) -> At:
+        """Now, as the game's deadline reads it."""
+        return At(self.ticks(), self.now())
+
     def follow_clock(self) -> None:
-        if self.clock is None and self.days is None:
+        """Time the decision now: a person's (not an away one's), a window's as such."""
+        if self.timer is None:
             return
         state = self.state
         person = None if state.is_over or state.to_act in self.away else state.to_act
         if person is not None and self.match.is_computer(person):
             person = None
-        if self.clock is not None:
-            hidden = person is not None and self.in_window()
-            self.clock.follow(person, state.move, self.ticks(), hidden)
-        if self.days is not None:
-            self.days.follow(person, state.move, self.now())
-
-    def _deadline(self) -> Deadline:
-        """The deadline to store with a change: a turn-based game's, else left as it is."""
-        return KEEP if self.days is None else self.days.due
+        hidden = person is not None and self.in_window()
+        self.timer.follow(person, state.move, self.at(), hidden)
 
     def forced_answer(self) -> ActionValue | None:
         """The one answer a person asked in a window can give (a defence they cannot make:
@@ -314,7 +284,7 @@ class LiveGame:
 
     def answer_for(self, store: Store, move: int) -> bool:
         """Give the forced answer of the question asked at ``move`` (blocking; the store is
-        asked first, as in :meth:`time_out`): False when it was answered meanwhile, or is no
+        asked first, as in :meth:`run_out`): False when it was answered meanwhile, or is no
         longer forced."""
         changed = self.catch_up_from(store) > 0
         action = self.forced_answer() if self.state.move == move else None
@@ -328,14 +298,14 @@ class LiveGame:
         the server again; False when that changes nothing."""
         if seat is None or self.kinds[seat] != HUMAN or (seat in self.manual) == manual:
             return False
-        seats = self.manual | {seat} if manual else self.manual - {seat}
-        store.set_manual(self.id, seats)
-        self.manual = seats
+        self.write(store, [Manual(seat, manual)])
         return True
 
     def deadline(self) -> float | None:
-        """When (by :attr:`ticks`) the deciding person's time runs out; None: no clock."""
-        return self.clock.deadline() if self.clock is not None else None
+        """When (by :attr:`ticks`) the deciding person's time runs out; None: nobody timed."""
+        at = self.at()
+        left = self.timer.left(at) if self.timer is not None else None
+        return None if left is None else at.ticks + left
 
     def _stand_in_choice(self, seat: int) -> ActionValue:
         player = self.stand_ins.get(seat)
@@ -351,99 +321,130 @@ class LiveGame:
         when that changes nothing. Stores it, and lets the stand-in act if it is its turn."""
         if seat is None or self.kinds[seat] != HUMAN or (seat in self.away) == away:
             return False
-        seats = self.away | {seat} if away else self.away - {seat}
-        before = self.away
-        self.away = seats
+        entry, before = Away(seat, away), self.away
+        self.table_state.fold(entry)  # first: the deadline written with it follows from it
         self.follow_clock()  # the stand-in decides from here (Room._kick lets it)
         try:
-            store.set_away(self.id, seats, self._deadline())
+            self.write(store, [entry, *self._due()])
         except StoreError:
-            self.away = before
+            self.table_state.away = before
             raise
         self.heard = False  # this process made the change: it runs the clock
         self.stand_ins.pop(seat, None)  # a fresh stand-in each time: it saw nothing meanwhile
         return True
 
-    def time_out(self, store: Store, move: int) -> bool:
-        """The deciding person's time ran out at ``move``: a computer takes their seat. (The
-        store is asked first: where several processes serve the game, each runs the clock, and
-        the one that heard of the decision last must find it taken over already.)"""
+    def run_out(self, store: Store, move: int | None = None, at: At | None = None) -> bool:
+        """The deciding person's time ran out (at ``move``, when the room's timer says so; by
+        ``at``, now unless the sweep of turn-based games says otherwise): the one takeover, by
+        the live clock or by days. A window's question is answered for them by a stand-in,
+        the seat kept (marking them away would name who was asked: :class:`Clock`); else a
+        stand-in takes the seat. The store is asked first: where several processes serve the
+        game, each runs the clock, and the one that heard of the decision last must find it
+        taken over already."""
         changed = self.catch_up_from(store) > 0
-        clock = self.clock
-        if clock is None or clock.seat is None or self.state.move != move:
+        timer = self.timer
+        if timer is None or timer.seat is None or move not in (None, self.state.move):
             return changed
-        deadline = clock.deadline()
-        if deadline is None or deadline > self.ticks():
+        if timer.left(at or self.at()) != 0:
             return changed
-        return self._take_over(store, clock.seat, clock.hidden) or changed
-
-    def _take_over(self, store: Store, seat: int, window: bool) -> bool:
-        """The one takeover when a person's time runs out (:meth:`time_out`, :meth:`overdue`):
-        a window's question is answered for them by a stand-in, the seat kept (marking them
-        away would name who was asked: :class:`Clock`); else a stand-in takes the seat."""
+        seat, window = timer.seat, timer.hidden
         if window:
             self.play(store, self._stand_in_choice(seat))
             return True
-        return self.set_away(store, seat, True)
+        return self.set_away(store, seat, True) or changed
 
     def set_name(self, store: Store, seat: int, name: str) -> bool:
         """The person at ``seat`` is called ``name`` from now on (kept in the store); False
         when that changes nothing."""
-        names = self.names + [None] * (len(self.kinds) - len(self.names))
-        if names[seat] == name:
+        if seat < len(self.names) and self.names[seat] == name:
             return False
-        store.set_name(self.id, seat, len(self.kinds), name)
-        names[seat] = name
-        self.names = names
+        self.write(store, [Named(seat, name)])
         return True
 
-    def overdue(self, store: Store, now: datetime) -> bool:
-        """A turn-based game's deadline passed by ``now``: the same takeover as :meth:`time_out`
-        (the store asked first: another process may have taken it over already)."""
-        changed = self.catch_up_from(store) > 0
-        days = self.days
-        if days is None or days.seat is None or not days.overdue(now):
-            return changed
-        return self._take_over(store, days.seat, self.in_window()) or changed
+    def say(self, store: Store, said: Said, most: int) -> bool:
+        """Keep a line of table talk, and take in any other process kept meanwhile; False when
+        its channel holds ``most`` lines already."""
+        return bool(self.write(store, [said], most).mine)
 
     def catch_up_from(self, store: Store) -> int:
-        """Apply the actions another server process stored after ours (blocking); how many.
+        """Fold the entries other processes stored after ours (blocking); how many changed
+        something. A :class:`StoreError` when they do not follow ours (rebuild)."""
+        turns, talked = self.fold(store.read(self.id, self.table_state.applied))
+        if turns:
+            self._heard_of()
+        return turns + talked
 
-        The computer players are only asked again (:meth:`Match.catch_up`), never let act: the
-        process that applied a person's action lets them answer. A :class:`StoreError` when the
-        stored actions do not begin with ours (memory and database disagree: rebuild)."""
-        known = len(self.match.actions)
-        # From our last action on (one query, not the whole game): it must be the stored one.
-        actions, away, rematch = store.news(self.id, max(known - 1, 0))
-        if known:
-            if not actions or actions[0] != self.match.actions[-1]:
-                raise StoreError(f"game {self.id!r}: the stored actions differ from ours")
-            actions = actions[1:]
+    def write(self, store: Store, entries: list[Entry], most: int | None = None) -> Written:
+        """Append this process's ``entries`` to the log (blocking): first the entries others
+        made meanwhile are folded, then these. (An action is applied before it is written: its
+        fold finds it here already. Table events never change what an action may be, so one
+        that another process wrote before this action ends in the same game and table.)"""
+        written = store.write(self.id, self.table_state.applied, entries, most)
+        turns, _ = self.fold(written.news)
+        self.fold(written.mine)
+        if turns:
+            self._heard_of()
+        return written
+
+    def _heard_of(self) -> None:
+        """Another process changed whose turn it is, or who is away: it runs the clock, and a
+        turn-based game's deadline is the one the log has."""
+        self.heard = True
+        self.follow_clock()
+        if isinstance(self.timer, Days):
+            self.timer.adopt(self.timer.seat, self.state.move, self.table_state.due)
+
+    def fold(self, logged: list[Logged]) -> tuple[int, int]:
+        """Take in entries of the log, in order; how many changed the game or whose turn it is,
+        and how many the names and the talk. The actions are applied as the computer players
+        see them
+        (:meth:`Match.catch_up`: asked again, never let act; the process that applied a
+        person's action lets them answer); one applied here already is checked and passed
+        over."""
+        actions: list[str] = []
+        turns = talked = 0
+        for item in logged:
+            entry = item.entry
+            if isinstance(entry, Acted):
+                actions += self._new_action(entry, len(actions))
+            elif self.table_state.fold(entry):
+                if isinstance(entry, Said):
+                    n = self.table_state.lines[entry.channel]
+                    self.talk.add(item.n, said_line(entry, n, item.created))
+                if isinstance(entry, Said | Named | Read):
+                    talked += 1  # names and talk change nobody's turn (see :attr:`heard`)
+                else:
+                    turns += 1
+            self.table_state.applied = item.n
         for events in self.match.catch_up(self.game, actions):
             self.log.extend(events)
-        manual, due = store.timing(self.id)
-        coached = store.coached(self.id) if self.coach_offered else set()
-        changed = len(actions) + (away != self.away) + (rematch != self.rematch)
-        changed += (manual != self.manual) + (coached != self.coached)
-        self.coached = coached
-        self.heard = self.heard or changed > 0  # another process made the change
-        self.away, self.rematch, self.manual = away, rematch, manual
-        self.follow_clock()
-        if self.days is not None and changed:  # the deadline that process set
-            self.days.adopt(self.days.seat, self.state.move, due)
-        # Names and talk change nobody's turn: not counted in ``heard`` (it decides who runs
-        # the clock and the computers), only in what is new.
-        last, names = self.talk.last, self.talk.read(store, self.id)
-        talked = (self.talk.last != last) + (names != self.names)
-        self.names = names
-        return changed + talked
+        return turns + len(actions), talked
+
+    def _new_action(self, acted: Acted, pending: int) -> list[str]:
+        """``acted`` to apply (after ``pending``), or none: applied here already; else a
+        :class:`StoreError`."""
+        known = self.match.actions
+        if acted.move <= len(known):
+            if known[acted.move - 1] != acted.text:
+                raise StoreError(f"game {self.id!r}: the stored actions differ from ours")
+            return []
+        if acted.move != len(known) + pending + 1:
+            raise StoreError(f"game {self.id!r}: move {acted.move} does not follow ours")
+        return [acted.text]
+
+    def _due(self) -> list[Entry]:
+        """A turn-based game's deadline, as an entry to write with a change that moved it."""
+        days = self.timer
+        if not isinstance(days, Days) or days.due == self.table_state.due:
+            return []
+        return [Due(days.due)]
 
     def _commit(self, store: Store, events: list[Event]) -> None:
-        self.heard = False  # this process made the change: it runs the clock
         self.log.extend(events)
         self.follow_clock()  # a turn-based game's deadline is stored with the action
         move, action = self.state.move, self.match.actions[-1]
-        store.append(self.id, move, action, self.shown_move(), self._deadline())
+        self.write(store, [Acted(move, action, self.shown_move()), *self._due()])
+        self.heard = False  # this process made the last change: it runs the clock
         result = self.state.result
         if self.state.is_over and result is not None:
             store.finish(self.id, result.to_json())

@@ -7,7 +7,7 @@ import json
 import logging
 import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 LogFormat = Literal["text", "json"]
 
@@ -48,7 +48,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def logging_config(log_format: LogFormat) -> dict[str, Any]:
+def logging_config(log_format: LogFormat) -> dict[str, object]:
     """The ``logging.config.dictConfig`` of a server: every logger (uvicorn's, the app's, the
     libraries') through one handler on stderr in ``log_format``; uvicorn's access log off (a
     request line holds the query, a seat's token)."""

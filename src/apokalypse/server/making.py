@@ -23,9 +23,11 @@ from apokalypse.i18n import check_lang
 from apokalypse.wire.seat import Summary
 
 from .clock import Ticks
-from .days import META, Now, utc_now
-from .games import COACH, HUMAN, STAND_IN, LiveGame
-from .store import Store, StoreError, new_id
+from .days import Days, Now, utc_now
+from .entries import Due, Rematch
+from .games import HUMAN, STAND_IN, LiveGame
+from .setup import COACH, REMATCH_OF, TIMER, TURN_BASED, TUTORIAL, Setup
+from .store import Store, new_id
 from .tokens import TOKEN_BYTES, hash_token
 
 
@@ -109,9 +111,9 @@ def new_game(
         "lang": lang,
     }
     if timer is not None:
-        stored["timer"] = {"turn": timer[0], "bank": timer[1]}
+        stored[TIMER] = {"turn": timer[0], "bank": timer[1]}
     if turn_based is not None:
-        stored[META] = {"seconds": turn_based}
+        stored[TURN_BASED] = {"seconds": turn_based}
     if coach:
         stored[COACH] = True
     state = game.new_game(config, seed)
@@ -124,22 +126,24 @@ def rematch_of(record: GameRecord, game_id: str) -> NewGame:
     keep their invite keys (the same token opens the same seat), so nobody is sent a new one."""
     game = get_game(record.game)
     seed = secrets.randbelow(SEED_LIMIT)
-    kinds = [str(kind) for kind in record.meta.get("seats", [])]
+    kinds = list(Setup.of(record.meta).kinds)
     state = game.new_game(game.config_from_json(record.config), seed)
     # A guided game's rematch is a real game: a fresh deal, no coach.
-    meta = {**{k: v for k, v in record.meta.items() if k != "tutorial"}, "rematch_of": game_id}
+    meta = {**{k: v for k, v in record.meta.items() if k != TUTORIAL}, REMATCH_OF: game_id}
     rematch = GameRecord(game.name, game.version, dict(record.config), seed, meta=meta)
     return NewGame(rematch, state, computer_players(kinds, seed, game.name), {})
 
 
 def make_rematch(live: LiveGame, store: Store) -> LiveGame | None:
     """The rematch of ``live``, a finished game: made here (returned) unless it exists already
-    (None; ``live.rematch`` names it either way)."""
-    if live.rematch is not None or not live.state.is_over:
+    (None; the table's ``rematch`` names it either way)."""
+    if live.table_state.rematch is not None or not live.state.is_over:
         return None
     mine = new_id()
-    live.rematch = store.claim_rematch(live.id, mine)
-    if live.rematch != mine:  # another process was first: its game, linked to from here
+    # Asked for in the log: the first rematch asked there is the game's, whichever process
+    # asked (the write folds any asked before this one, through another process).
+    live.write(store, [Rematch(mine)])
+    if live.table_state.rematch != mine:  # another process was first: its game, linked to from here
         return None
     rematch = create(store, rematch_of(live.record, live.id), mine, live.now)
     for seat, name in enumerate(live.names):  # the same people, by the same names
@@ -169,7 +173,8 @@ def stored_summary(
     """What anybody may know of a stored game (no tokens; the seed once it is over); ``move``:
     the move everybody is shown (:meth:`LiveGame.shown_move`); ``names``: the seats' chosen
     names."""
-    kinds = [str(kind) for kind in record.meta.get("seats", [])]
+    setup = Setup.of(record.meta)
+    kinds = setup.kinds
     data: Summary = {
         "id": game_id,
         "game": record.game,
@@ -178,14 +183,14 @@ def stored_summary(
             {"seat": seat, "kind": kind, "name": names[seat] if seat < len(names) else None}
             for seat, kind in enumerate(kinds)
         ],
-        "lang": str(record.meta.get("lang", "en")),
+        "lang": setup.lang,
         "move": move,
         "over": record.result is not None,
         "result": record.result,
     }
     if record.result is not None:
         data["seed"] = record.seed  # only now: it rebuilds every hand and the deck
-    if record.meta.get("tutorial"):
+    if setup.tutorial:
         data["tutorial"] = True  # the guided game: its page shows the coach
     return data
 
@@ -214,8 +219,8 @@ def create(
     live = LiveGame(game_id, game, new.record, match, now=now, ticks=ticks)
     live.log.extend(match.start())
     live.follow_clock()  # computers to act first are let by its room (Room._kick), not here
-    if live.days is not None and live.days.due is not None:
-        store.set_deadline(game_id, live.days.due)
+    if isinstance(live.timer, Days) and live.timer.due is not None:
+        live.write(store, [Due(live.timer.due)])
     return live
 
 
@@ -224,30 +229,21 @@ def rebuild(
 ) -> LiveGame:
     """A stored game as it stood after its last stored action (a :class:`StoreError` for an
     unknown id, a ``RecordError`` for a record that does not replay)."""
-    record = store.load(game_id)
+    record, logged = store.load_log(game_id)
     game, state = start(record)
-    kinds = [str(kind) for kind in record.meta.get("seats", [])]
+    kinds = list(Setup.of(record.meta).kinds)
     bots = computer_players(kinds, record.seed, record.game)
     match: Match = Match(state, bots, record.start_digest(state.opening))
     live = LiveGame(game_id, game, record, match, now=now, ticks=ticks)
-    stored = store.rematch_and_away(game_id)
-    if stored is None:  # deleted since it was loaded
-        raise StoreError(f"there is no game {game_id!r}")
-    live.rematch, live.away = stored
-    live.names = live.talk.read(store, game_id)
-    live.manual, due = store.timing(game_id)
-    if live.coach_offered:
-        live.coached = store.coached(game_id)
     live.heard = True  # whoever made the last change, it was not this copy
     live.log.extend(match.start())
-    for events in match.catch_up(game, record.actions):
-        live.log.extend(events)
+    live.fold(logged)  # the whole log: the actions, the table, the talk
     # A restart between a person's action and the computers' answers: the hub lets them on.
     live.follow_clock()
-    days = live.days
-    if days is not None:
+    days, due = live.timer, live.table_state.due
+    if isinstance(days, Days):
         if days.seat is not None and due is not None:  # the deadline stored with the decision
             days.adopt(days.seat, live.state.move, due)
-        elif days.due != due:  # none stored yet (or one left over): the store learns it
-            store.set_deadline(game_id, days.due)
+        elif days.due != due:  # none stored yet (or one left over): the log learns it
+            live.write(store, [Due(days.due)])
     return live

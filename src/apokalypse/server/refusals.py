@@ -3,6 +3,7 @@ the game's language, with the rule id when the rules refused it."""
 
 from __future__ import annotations
 
+from apokalypse.engine.erased import Erased
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.i18n import text
 from apokalypse.i18n.texts import Texts
@@ -24,7 +25,7 @@ class Refused(Exception):
         self.rule = rule
 
     @classmethod
-    def by_rules(cls, exc: IllegalAction, texts: Texts) -> Refused:
+    def by_rules(cls, exc: IllegalAction, texts: Texts[Erased, Erased]) -> Refused:
         """The rules' refusal, told in the game's language with its rule id."""
         return cls(texts.refusal(exc), exc.rule)
 

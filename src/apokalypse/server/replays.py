@@ -38,12 +38,13 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, ParamSpec
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from apokalypse.engine.errors import EngineError, RecordError
+from apokalypse.engine.events import Event
 from apokalypse.engine.record import GameRecord, apply_recorded, replay, start
 from apokalypse.i18n import LANGS, check_lang, seat_names
 from apokalypse.i18n.texts import texts_for
@@ -51,7 +52,7 @@ from apokalypse.wire import seat_views, state_adapter
 from apokalypse.wire.seat import Table
 from apokalypse.wire.talk import BadText, check_name
 
-from .changes import change
+from .changes import JSON, change
 from .edge import LARGER_BODIES
 from .hub import Hub
 from .limits import Allowance, client_host
@@ -69,6 +70,8 @@ PUBLIC_META = ("seats", "names", "lang", "timer")
 MAX_KIND = 40  # characters of a seat kind taken from an opened record's meta
 SPECTATOR = "spectator"
 GZIP_LEVEL = 6
+
+P = ParamSpec("P")  # what a replay's maker takes
 
 
 class Refusal(Exception):
@@ -163,7 +166,7 @@ def make_replay(
     table = Table(kinds, frozenset(), frozenset(), None, lang, names=chosen)
     digest = record.start_digest(state.opening)
 
-    def frame(events: list[Any], first: bool) -> Any:
+    def frame(events: list[Event], first: bool) -> JSON:
         made = views.view(state, viewer, events, table, first)
         # Watched, not played: no decision is offered, whoever's it was, and no live setting of
         # the seat (its automatic answers) is shown as if it could be changed.
@@ -173,7 +176,8 @@ def make_replay(
             "text": {**made["text"], "question": "", "choices": []},
             "auto": None,
         }
-        return wire.dump_python(watched, mode="json")  # type: ignore[arg-type]
+        dumped: JSON = wire.dump_python(watched, mode="json")  # type: ignore[arg-type]
+        return dumped
 
     before = frame(list(state.opening), True)
     written = Bounded(limit, len(record.actions))
@@ -210,7 +214,7 @@ class Bounded:
     def __init__(self, limit: int, steps: int) -> None:
         self.limit, self.steps, self.size = limit, steps, 0
 
-    def add(self, value: Any, step: int) -> bytes:
+    def add(self, value: JSON, step: int) -> bytes:
         part = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
         self.size += len(part) + 1
         if self.size > self.limit:
@@ -247,14 +251,16 @@ class Replays:
             detail = f"too many replays asked for from your address: try again in {seconds} s"
             raise HTTPException(429, detail, {"Retry-After": str(seconds)})
 
-    async def get(self, key: tuple[str, ...], make: Callable[..., bytes], *args: object) -> bytes:
+    async def get(
+        self, key: tuple[str, ...], make: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs
+    ) -> bytes:
         """The gzipped replay under ``key``, made by ``make(*args)`` on a thread if need be."""
         made = self.made.get(key)
         if made is not None:
             self.made.move_to_end(key)
             return made
         async with self.building:
-            body: bytes = await asyncio.to_thread(make, *args)
+            body: bytes = await asyncio.to_thread(make, *args, **kwargs)
             made = await asyncio.to_thread(gzip.compress, body, GZIP_LEVEL)
         self.made[key] = made
         while len(self.made) > CACHED:

@@ -21,6 +21,7 @@ from apokalypse.wire import (
     AdviseMessage,
     AutoMessage,
     CoachMessage,
+    LessonMessage,
     NameMessage,
     SayMessage,
     SeatMessage,
@@ -29,10 +30,12 @@ from apokalypse.wire import (
 from apokalypse.wire.coach import AdviceMessage, coach_refusal
 
 from .actor import MAX_TABS, STAND_BY, Actor, Viewer, Work
+from .asking import check, why
 from .coach import Budgets, Question, answer_apart
 from .computers import IDLE, URGENT
 from .connection import Connection
 from .conversation import hear
+from .days import Days
 from .games import LiveGame
 from .inputs import (
     Advised,
@@ -70,6 +73,8 @@ class Room(Actor):
                 await self._explain(connection, request)
             elif isinstance(request, AdviseMessage):
                 self._advise(connection)
+            elif isinstance(request, LessonMessage):
+                await self._read_on(connection)
             else:
                 work: Work = lambda live: self._perform(live, connection, request)  # noqa: E731
                 changed = await self._change(work, connection)
@@ -92,7 +97,7 @@ class Room(Actor):
         """What a message asks of the game (blocking); whether it changed."""
         seat, store = connection.seat, self.services.store
         if isinstance(request, ActionMessage):  # checked against what this connection was shown
-            live.play(store, live.check(seat, request, connection.shown))
+            live.play(store, check(live, seat, request, connection.shown))
             return True
         if seat is None:
             raise Refused(message("spectator", live.lang))
@@ -106,6 +111,16 @@ class Room(Actor):
             make_rematch(live, store)  # opened by whoever follows the link (Hub.room)
             return True  # every connection learns of it
         return live.set_away(store, seat, request.type == "leave")
+
+    async def _read_on(self, connection: Connection) -> None:
+        """A guided game's learner read the lesson shown ("Got it"): the next one due opens,
+        kept in the game's log, and only the learner's view changes. Anybody else's changes
+        nothing, as an ``auto`` of a seat without a question would not."""
+        if connection.seat is None:
+            raise Refused(message("spectator", self.live.lang))
+        read, store = self.tutoring.read_on(self.live, connection.seat), self.services.store
+        if read is not None:
+            await self._change(lambda live: bool(live.write(store, [read])), connection)
 
     async def _converse(self, connection: Connection, request: NameMessage | SayMessage) -> None:
         """A name chosen or a line said (:mod:`.talk` decides; a :class:`Refused` says why
@@ -122,7 +137,7 @@ class Room(Actor):
         if connection.whys.take() > 0:
             raise Refused(message("why-pace", self.live.lang))
         live = self.live
-        answer = await asyncio.to_thread(live.why, connection.seat, request, connection.shown)
+        answer = await asyncio.to_thread(why, live, connection.seat, request, connection.shown)
         connection.post(answer)
 
     def _advise(self, connection: Connection) -> None:
@@ -201,7 +216,7 @@ class Room(Actor):
         store, and goes on when somebody opens it)."""
         if self.answering is not None:
             return True
-        return self.live.days is not None and self.live.computer_to_act()
+        return isinstance(self.live.timer, Days) and self.live.computer_to_act()
 
     def _wind(self) -> None:
         """(Re)start the timer that hands the deciding person's seat to a computer player when
@@ -210,7 +225,7 @@ class Room(Actor):
             self.timer.cancel()
             self.timer = None
         deadline = self.live.deadline()
-        if deadline is not None and self.standing_by():  # see LiveGame.time_out
+        if deadline is not None and self.standing_by():  # see LiveGame.run_out
             deadline += STAND_BY
         if deadline is not None and not self.closed:
             self.timer = asyncio.create_task(self._ring(self.live.state.move, deadline))

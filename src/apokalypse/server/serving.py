@@ -31,7 +31,6 @@ import json
 import signal
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any
 from urllib.parse import urlsplit
 
 import uvicorn
@@ -74,7 +73,7 @@ class GuardedHttp(HttpToolsProtocol):
         self,
         config: Config,
         server_state: ServerState,
-        app_state: dict[str, Any],
+        app_state: dict[str, object],  # uvicorn's, passed on
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)

@@ -1,12 +1,15 @@
-"""Event-sourced persistence of games: a games table and an append-only actions table.
+"""Event-sourced persistence of games: a games table and one ordered log per game.
 
 A game is stored as what defines it (game, version, config, seed: the record's header) and then
-one row per applied action, numbered by its move (1, 2, …). The state is never stored: it is
-rebuilt by replaying the actions (the engine is deterministic), so a server that restarts
-mid-game loses nothing, and every game resumes where its last committed action left it. The
-primary key (game, move) makes the actions table append-only in effect: a second action for the
-same move, a stale or duplicated one, is refused by the database itself, whichever server
-process sent it.
+its log (the ``entries`` table, :mod:`.entries`): every applied action and every table event
+(who is away, names, talk, the rematch, a deadline …), numbered 1, 2, … in the order the store
+took them. Neither the state nor the table is stored: both are the fold of the log (the engine
+is deterministic), so a server that restarts mid-game loses nothing, and every game resumes
+where its last committed entry left it. The keys make the log append-only in effect: (game, n)
+takes each place once, and (game, move) refuses a second action for the same move, a stale or
+duplicated one, whichever server process sent it. A process that was told of a change reads
+the entries after the last one it folded (:meth:`Store.read`); each write hands back the
+entries others made since (:class:`Written`).
 
 SQLite (a file) by default; PostgreSQL by URL (``postgresql+psycopg://…``). The schema is made
 and upgraded by the Alembic migrations in ``migrations/`` (:func:`migrate`), never by
@@ -15,8 +18,11 @@ and upgraded by the Alembic migrations in ``migrations/`` (:func:`migrate`), nev
 
 from __future__ import annotations
 
+import random
 import secrets
 import threading
+import time
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,10 +43,13 @@ from sqlalchemy.orm import Session
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.record import FORMAT, GameRecord
 
-from .tables import ActionRow, GameRow, TalkRow, make_engine, migrate
+from .entries import Acted, Due, Entry, Logged, Named, Said, TableState, from_row, to_row
+from .setup import Setup
+from .tables import EntryRow, GameRow, make_engine, migrate
 
 DEFAULT_URL = "sqlite:///apokalypse.sqlite3"
 GAME_ID_BYTES = 12  # 16 URL-safe characters: not guessable, short enough for a link
+WRITE_TRIES = 20  # writers of two processes that took the same place: each tries again
 
 
 class StoreError(EngineError):
@@ -84,15 +93,33 @@ KEEP = Keep.KEEP
 Deadline = datetime | None | Keep  # a turn-based game's new deadline (None: nobody's timed)
 
 
-def _utc(moment: datetime | None) -> datetime | None:
+def _utc(moment: datetime) -> datetime:
     """A stored moment as UTC (SQLite gives it back without its zone)."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _seats(meta: Mapping[str, object]) -> int:
+    """How many seats a game has, as its setup says."""
+    return Setup.of(meta).players
 
 
 # Postgres BIGINT is signed: seeds (0 … 2**64 - 1) are stored shifted into its range.
 _SEED_SHIFT = 1 << 63
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a write to a game's log made: ``news``, the entries others made after the writer's
+    last one (to fold first), and ``mine``, the writer's own, in their places."""
+
+    news: list[Logged]
+    mine: list[Logged]
+
+    @property
+    def last(self) -> int | None:
+        """The place of the last entry here; None: neither news nor an entry of the writer."""
+        held = self.mine or self.news
+        return held[-1].n if held else None
 
 
 @dataclass
@@ -136,26 +163,103 @@ class Store:
             )
         return game_id
 
+    def write(
+        self, game_id: str, after: int | None, entries: Sequence[Entry], most: int | None = None
+    ) -> Written:
+        """Append ``entries`` to the game's log, in one transaction, after whatever it holds;
+        with them, the entries after ``after`` (the last one the caller folded; None: not
+        wanted) that others made. An action for a move already taken raises
+        :class:`StaleAction` and writes nothing. ``most``: the lines of talk each channel may
+        hold; a line beyond is not written (:attr:`Written.mine` is empty)."""
+        known = after
+        for attempt in range(WRITE_TRIES):
+            try:
+                with self._writing(), Session(self.engine) as session, session.begin():
+                    if self.engine.dialect.name == "postgresql":
+                        # Writers of one game take turns (the row's lock, until this commits):
+                        # a second one reads the first one's entries and writes after them.
+                        session.get(GameRow, game_id, with_for_update=True)
+                    news = [] if known is None else self._read(session, game_id, known)
+                    if known is None:
+                        last = session.scalar(
+                            select(func.max(EntryRow.n)).where(EntryRow.game_id == game_id)
+                        )
+                        known = last or 0
+                    elif news:
+                        known = news[-1].n
+                    if most is not None and self._full(session, game_id, entries, most):
+                        return Written(news, [])
+                    mine = self._append(session, game_id, known, entries)
+                return Written(news, mine)
+            except IntegrityError:
+                taken = self._taken(game_id, entries)
+                if taken is not None:
+                    raise StaleAction(taken) from None
+                known = after  # another writer took our place: read again from ours
+                # Only SQLite files shared by several processes get here (they have no row
+                # locks): a short, growing, random pause lets the other writer finish.
+                time.sleep(random.uniform(0, 0.002) * (attempt + 1))
+        raise StoreError(f"game {game_id!r}: its log is too busy to take an entry")
+
+    def _append(
+        self, session: Session, game_id: str, last: int, entries: Sequence[Entry]
+    ) -> list[Logged]:
+        now, mine = _now(), []
+        for n, entry in enumerate(entries, last + 1):
+            row = to_row(entry)
+            session.add(
+                EntryRow(
+                    game_id=game_id,
+                    n=n,
+                    kind=row.kind,
+                    move=row.move,
+                    channel=row.channel,
+                    body=row.body,
+                    created=now,
+                )
+            )
+            mine.append(Logged(n, entry, now))
+            if isinstance(entry, Due):  # the sweep's index, in the same transaction
+                session.execute(
+                    update(GameRow).where(GameRow.id == game_id).values(deadline=entry.deadline)
+                )
+        return mine
+
+    def _full(self, session: Session, game_id: str, entries: Sequence[Entry], most: int) -> bool:
+        for channel in {entry.channel for entry in entries if isinstance(entry, Said)}:
+            held = session.scalar(
+                select(func.count())
+                .select_from(EntryRow)
+                .where(EntryRow.game_id == game_id, EntryRow.channel == channel)
+            )
+            if (held or 0) >= most:
+                return True
+        return False
+
+    def _taken(self, game_id: str, entries: Sequence[Entry]) -> str | None:
+        """Why a write that broke a key cannot be tried again (None: it can): the game does
+        not exist, or an action's move is taken."""
+        moves = [entry.move for entry in entries if isinstance(entry, Acted)]
+        with Session(self.engine) as session:
+            if session.get(GameRow, game_id) is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            taken = session.scalars(
+                select(EntryRow.move).where(EntryRow.game_id == game_id, EntryRow.move.in_(moves))
+            ).first()
+        return None if taken is None else f"move {taken} of game {game_id!r} is already taken"
+
     def append(
         self, game_id: str, move: int, text: str, shown: int, deadline: Deadline = KEEP
     ) -> None:
         """Record the action that made ``move`` (the number of actions applied, this one
         included), and ``shown``, the move everybody is shown after it (frozen in a window);
         in a turn-based game, its new ``deadline`` in the same transaction. A second action
-        for the same move raises :class:`StaleAction`."""
-        row = ActionRow(game_id=game_id, move=move, text=text, created=_now(), shown=shown)
-        try:  # one INSERT: the keys refuse a taken move and a game that does not exist
-            with self._writing(), Session(self.engine) as session, session.begin():
-                session.add(row)
-                if deadline is not KEEP:
-                    session.flush()  # the action first: a taken move changes nothing
-                    session.execute(
-                        update(GameRow).where(GameRow.id == game_id).values(deadline=deadline)
-                    )
-        except IntegrityError:
-            if self.rematch_and_away(game_id) is None:
-                raise StoreError(f"there is no game {game_id!r}") from None
-            raise StaleAction(f"move {move} of game {game_id!r} is already taken") from None
+        for the same move raises :class:`StaleAction`. (A game in play writes through
+        :meth:`write`, which also hands back what others wrote.)"""
+        entries: list[Entry] = [Acted(move, text, shown)]
+        if deadline is not KEEP:
+            entries.append(Due(deadline))
+        self.write(game_id, None, entries)
 
     def finish(self, game_id: str, result: dict[str, object]) -> None:
         with self._writing(), Session(self.engine) as session, session.begin():
@@ -164,91 +268,55 @@ class Store:
                 raise StoreError(f"there is no game {game_id!r}")
             row.result = result
 
+    def _read(self, session: Session, game_id: str, after: int) -> list[Logged]:
+        rows = session.scalars(
+            select(EntryRow)
+            .where(EntryRow.game_id == game_id, EntryRow.n > after)
+            .order_by(EntryRow.n)
+        ).all()
+        if [row.n for row in rows] != list(range(after + 1, after + 1 + len(rows))):
+            raise StoreError(f"game {game_id!r} has a gap in its log")
+        return [
+            Logged(
+                row.n,
+                from_row(row.kind, row.body, row.move, row.channel),
+                _utc(row.created),
+            )
+            for row in rows
+        ]
+
+    def read(self, game_id: str, after: int = 0) -> list[Logged]:
+        """The game's log after its entry ``after`` (0: all of it), in order (a
+        :class:`StoreError` when there is no such game)."""
+        with Session(self.engine) as session:
+            if session.get(GameRow, game_id) is None:
+                raise StoreError(f"there is no game {game_id!r}")
+            return self._read(session, game_id, after)
+
     def load(self, game_id: str) -> GameRecord:
         """The game's record: its header and every stored action, in move order. Replaying it
         (``engine.record.replay``) rebuilds the game exactly where it stood."""
+        return self.load_log(game_id)[0]
+
+    def load_log(self, game_id: str) -> tuple[GameRecord, list[Logged]]:
+        """The game's record (as :meth:`load`) and its whole log, read in one transaction."""
         with Session(self.engine) as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 raise StoreError(f"there is no game {game_id!r}")
-            moves = session.scalars(
-                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.move)
-            ).all()
-            actions = [a.text for a in moves]
-            if [a.move for a in moves] != list(range(1, len(actions) + 1)):
-                raise StoreError(f"game {game_id!r} has a gap in its actions")
-            record = _header(row)
-            record.actions = actions
-            return record
+            logged = self._read(session, game_id, 0)
+        actions = [item.entry for item in logged if isinstance(item.entry, Acted)]
+        if [action.move for action in actions] != list(range(1, len(actions) + 1)):
+            raise StoreError(f"game {game_id!r} has a gap in its actions")
+        record = _header(row)
+        record.actions = [action.text for action in actions]
+        return record, logged
 
-    def news(self, game_id: str, known: int) -> tuple[list[str], set[int], str | None]:
-        """What changed since a copy that holds the first ``known`` actions: the actions after
-        them, who is away, the rematch (one transaction; another process's catch-up)."""
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            later = session.scalars(
-                select(ActionRow)
-                .where(ActionRow.game_id == game_id, ActionRow.move > known)
-                .order_by(ActionRow.move)
-            ).all()
-            if [a.move for a in later] != list(range(known + 1, known + 1 + len(later))):
-                raise StoreError(f"game {game_id!r} has a gap in its actions")
-            return [a.text for a in later], set(row.away or ()), row.rematch
-
-    def rematch_and_away(self, game_id: str) -> tuple[str | None, set[int]] | None:
-        """The game's rematch and away seats; None when there is no such game."""
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            return None if row is None else (row.rematch, set(row.away or ()))
-
-    def set_away(self, game_id: str, seats: set[int], deadline: Deadline = KEEP) -> None:
-        with self._writing(), Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            row.away = sorted(seats)
-            if deadline is not KEEP:
-                row.deadline = deadline
-
-    def set_manual(self, game_id: str, seats: set[int]) -> None:
-        """The people's seats that answer a window's forced question themselves."""
-        with self._writing(), Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            row.manual = sorted(seats)
-
-    def set_coach(self, game_id: str, seats: set[int]) -> None:
-        """The people's seats that agreed to the coach (:mod:`apokalypse.wire.coach`)."""
-        with self._writing(), Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            row.coach = sorted(seats)
-
-    def coached(self, game_id: str) -> set[int]:
-        """The seats whose person agreed to the coach (a :class:`StoreError` when there is no
-        such game)."""
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            return set(row.coach or ())
-
-    def set_deadline(self, game_id: str, deadline: datetime | None) -> None:
-        with self._writing(), Session(self.engine) as session, session.begin():
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(deadline=deadline))
-
-    def timing(self, game_id: str) -> tuple[set[int], datetime | None]:
-        """The seats that answer forced questions themselves, and the game's deadline (a
-        :class:`StoreError` when there is no such game)."""
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            return set(row.manual or ()), _utc(row.deadline)
+    def table(self, game_id: str) -> TableState:
+        """The table of a stored game as its log has it (who is away, the names, the rematch,
+        the deadline …)."""
+        record, logged = self.load_log(game_id)
+        return TableState(_seats(record.meta)).fold_all(logged)
 
     def running_with(self, meta_key: str, limit: int) -> list[str]:
         """Up to ``limit`` games not over whose meta holds ``meta_key`` (turn-based games), the
@@ -282,113 +350,18 @@ class Store:
 
     def seat_records(
         self, game_ids: list[str]
-    ) -> dict[str, tuple[GameRecord, datetime | None, set[int]]]:
+    ) -> dict[str, tuple[GameRecord, datetime | None, frozenset[int]]]:
         """Those of ``game_ids`` that exist: each one's whole record, deadline and away seats
         (what a seat's own view of a stored game is made from)."""
-        found: dict[str, tuple[GameRecord, datetime | None, set[int]]] = {}
+        found: dict[str, tuple[GameRecord, datetime | None, frozenset[int]]] = {}
         for game_id in game_ids:
             try:
-                record = self.load(game_id)
-                manual_away = self.rematch_and_away(game_id)
-                _, deadline = self.timing(game_id)
+                record, logged = self.load_log(game_id)
             except StoreError:
                 continue
-            away = manual_away[1] if manual_away is not None else set()
-            found[game_id] = (record, deadline, away)
+            table = TableState(_seats(record.meta)).fold_all(logged)
+            found[game_id] = (record, table.due, table.away)
         return found
-
-    def set_name(self, game_id: str, seat: int, players: int, name: str) -> None:
-        """Keep the name the person at ``seat`` chose (of ``players`` seats)."""
-        with self._writing(), Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id, with_for_update=True)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            names = list(row.names or ())
-            names += [None] * (players - len(names))
-            names[seat] = name
-            row.names = names  # a new list: the JSON column is written only when replaced
-
-    def say(
-        self, game_id: str, channel: str, seat: int | None, name: str, text: str, most: int
-    ) -> tuple[int, int, datetime] | None:
-        """Keep a line of table talk: its number in the game, its number in its channel and
-        when it was said; None when the channel holds ``most`` lines already. Two processes
-        saying at once meet at the key (game, n): the second one counts again."""
-        for _ in range(5):
-            try:
-                with self._writing(), Session(self.engine) as session, session.begin():
-                    if session.get(GameRow, game_id) is None:
-                        raise StoreError(f"there is no game {game_id!r}")
-                    held = session.scalar(
-                        select(func.count())
-                        .select_from(TalkRow)
-                        .where(TalkRow.game_id == game_id, TalkRow.channel == channel)
-                    )
-                    if (held or 0) >= most:
-                        return None
-                    last = session.scalar(
-                        select(func.max(TalkRow.n)).where(TalkRow.game_id == game_id)
-                    )
-                    n, now = (last or 0) + 1, _now()
-                    session.add(
-                        TalkRow(
-                            game_id=game_id,
-                            n=n,
-                            channel=channel,
-                            seat=seat,
-                            name=name,
-                            text=text,
-                            created=now,
-                        )
-                    )
-                return n, (held or 0) + 1, now
-            except IntegrityError:
-                continue
-        raise StoreError(f"game {game_id!r}: the table talk is too busy to keep a line")
-
-    def table_news(
-        self, game_id: str, after: int
-    ) -> tuple[list[str | None], list[tuple[TalkRow, int]]]:
-        """The seats' chosen names, and the lines of table talk after the game's line ``after``,
-        each with its number in its channel (one transaction; a rebuild, a catch-up)."""
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            before = dict(
-                session.execute(
-                    select(TalkRow.channel, func.count())
-                    .where(TalkRow.game_id == game_id, TalkRow.n <= after)
-                    .group_by(TalkRow.channel)
-                ).all()
-            )
-            lines = session.scalars(
-                select(TalkRow)
-                .where(TalkRow.game_id == game_id, TalkRow.n > after)
-                .order_by(TalkRow.n)
-            ).all()
-            numbered = []
-            for line in lines:
-                before[line.channel] = before.get(line.channel, 0) + 1
-                session.expunge(line)
-                numbered.append((line, before[line.channel]))
-            return list(row.names or ()), numbered
-
-    def claim_rematch(self, game_id: str, rematch_id: str) -> str:
-        """Make ``rematch_id`` the rematch of ``game_id`` unless it has one already (another
-        player, perhaps through another process, asked first); the rematch's id either way."""
-        with self._writing(), Session(self.engine) as session, session.begin():
-            claimed = session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.rematch.is_(None))
-                .values(rematch=rematch_id)
-            )
-            if claimed.rowcount == 1:  # type: ignore[attr-defined]
-                return rematch_id
-            existing = session.scalar(select(GameRow.rematch).where(GameRow.id == game_id))
-            if existing is None:
-                raise StoreError(f"there is no game {game_id!r}")
-            return existing
 
     def summaries(
         self, game_ids: list[str]
@@ -399,19 +372,32 @@ class Store:
         with Session(self.engine) as session:
             rows = session.scalars(select(GameRow).where(GameRow.id.in_(game_ids))).all()
             last = (
-                select(ActionRow.game_id, func.max(ActionRow.move).label("move"))
-                .where(ActionRow.game_id.in_(game_ids))
-                .group_by(ActionRow.game_id)
+                select(EntryRow.game_id, func.max(EntryRow.move).label("move"))
+                .where(EntryRow.game_id.in_(game_ids), EntryRow.kind == "action")
+                .group_by(EntryRow.game_id)
                 .subquery()
             )
             shown = session.execute(
-                select(ActionRow.game_id, ActionRow.shown).join(
-                    last, (ActionRow.game_id == last.c.game_id) & (ActionRow.move == last.c.move)
+                select(EntryRow.game_id, EntryRow.body).join(
+                    last, (EntryRow.game_id == last.c.game_id) & (EntryRow.move == last.c.move)
                 )
             ).all()
-            moves: dict[str, int | None] = {game_id: move for game_id, move in shown}
+            moves: dict[str, int | None] = {}
+            for game_id, body in shown:
+                move = body.get("shown") if isinstance(body, dict) else None
+                moves[game_id] = move if isinstance(move, int) else None
+            named = session.execute(
+                select(EntryRow.game_id, EntryRow.body)
+                .where(EntryRow.game_id.in_(game_ids), EntryRow.kind == "name")
+                .order_by(EntryRow.game_id, EntryRow.n)
+            ).all()
+            tables = {row.id: TableState(_seats(row.meta)) for row in rows}
+            for game_id, body in named:
+                entry = from_row("name", body, None, None)
+                if isinstance(entry, Named):
+                    tables[game_id].fold(entry)
             return {
-                row.id: (_header(row), moves.get(row.id, 0), list(row.names or ())) for row in rows
+                row.id: (_header(row), moves.get(row.id, 0), tables[row.id].names) for row in rows
             }
 
     def game_ids(self) -> list[str]:

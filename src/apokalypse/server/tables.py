@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -20,12 +19,13 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    Text,
+    UniqueConstraint,
     create_engine,
     event,
     text,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -48,41 +48,30 @@ class GameRow(Base):
     meta: Mapped[dict[str, object]] = mapped_column(JSON)
     result: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    away: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0002
-    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    names: Mapped[list[str | None] | None] = mapped_column(JSON, nullable=True)  # migration 0004
+    # A turn-based game's deadline, as its log's last ``deadline`` entry says: kept here too, in
+    # the same transaction, for the sweep that finds the games overdue (an index, not the truth).
     deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
-    manual: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0004
-    coach: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # migration 0005
 
 
-class ActionRow(Base):
-    __tablename__ = "actions"
+class EntryRow(Base):
+    """One entry of a game's ordered log: an action or a table event (migration 0006;
+    :mod:`.entries` reads and writes its kinds)."""
 
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    move: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first action
-    text: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    shown: Mapped[int | None] = mapped_column(Integer, nullable=True)  # migration 0003
-
-
-class TalkRow(Base):
-    """One line of a game's table talk (migration 0004)."""
-
-    __tablename__ = "talk"
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("game_id", "move", name="uq_entries_move"),)
 
     game_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     n: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, … within the game
-    channel: Mapped[str] = mapped_column(String(16))  # "players" or "spectators"
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
-    name: Mapped[str] = mapped_column(String(64))
-    text: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16))
+    # An action's move (1 for the first action): the key that refuses a second action for the
+    # same move, whichever process sends it. Null for a table event (nulls never collide).
+    move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    channel: Mapped[str | None] = mapped_column(String(16), nullable=True)  # a line's channel
+    body: Mapped[dict[str, object]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -93,7 +82,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def _sqlite_pragmas(connection: Any, _: object) -> None:
+def _sqlite_pragmas(connection: DBAPIConnection, _: object) -> None:
     # SQLite checks foreign keys only when asked, per connection.
     connection.execute("PRAGMA foreign_keys=ON")
     # Write-ahead logging: readers never wait for the writer, and with synchronous=NORMAL a

@@ -1,9 +1,9 @@
 """A game's names and table talk on the server: kept in the store, held in memory with the game,
 and sent to each connection as the wire's rule allows (:func:`apokalypse.wire.talk.may_read`).
 
-The store is the truth (``games.names``, the ``talk`` table): a line said or a name chosen
-through one server process reaches the connections of the others when they catch up
-(:meth:`GameTalk.catch_up`, after the fan-out's notice). Memory holds the last
+The store is the truth (``name`` and ``talk`` entries of the game's log, :mod:`.entries`): a
+line said or a name chosen through one server process reaches the connections of the others
+when they fold the log after the fan-out's notice. Memory holds the last
 :data:`~apokalypse.wire.talk.HISTORY` lines of each channel: all a connection is ever sent when
 it joins.
 
@@ -17,27 +17,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from apokalypse.wire.talk import CHANNELS, HISTORY, Channel, TalkLine, may_read
 
+from .entries import Said
 from .limits import Bucket
-from .store import Store
-from .tables import TalkRow
 
 MOST_LINES = 1000  # lines kept per channel of a game
 LINE_RATE = 1.0  # lines a connection may say per second on average …
 LINE_BURST = 5.0  # … and at once
 
 
-def _line(row: TalkRow, n: int) -> TalkLine:
-    channel: Channel = "players" if row.channel == "players" else "spectators"
+def said_line(said: Said, n: int, created: datetime) -> TalkLine:
+    """A line of the log as the wire sends it: ``n``, its number in its channel."""
     return {
         "n": n,
-        "channel": channel,
-        "seat": row.seat,
-        "name": row.name,
-        "text": row.text,
-        "at": round(row.created.timestamp() * 1000),
+        "channel": said.channel,
+        "seat": said.seat,
+        "name": said.name,
+        "text": said.text,
+        "at": round(created.timestamp() * 1000),
     }
 
 
@@ -56,21 +56,13 @@ class GameTalk:
         return held[-1]["n"] if held else 0
 
     def add(self, number: int, line: TalkLine) -> None:
-        """A line kept in the store as the game's ``number``th."""
+        """A line kept in the store as the log's entry ``number``."""
         held = self.lines[line["channel"]]
         if held and held[-1]["n"] >= line["n"]:
             return  # heard of already
         held.append(line)
         del held[:-HISTORY]
         self.last = max(self.last, number)
-
-    def read(self, store: Store, game_id: str) -> list[str | None]:
-        """Take in what the store holds beyond what is held here; the seats' chosen names
-        (blocking)."""
-        names, rows = store.table_news(game_id, self.last)
-        for row, n in rows:
-            self.add(row.n, _line(row, n))
-        return names
 
 
 @dataclass

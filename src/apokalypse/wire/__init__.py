@@ -13,11 +13,13 @@ versioned JSON Schema made from the games' own types (never written twice by han
   server answers for me a window's question I cannot but decline), ``name`` (what I am called)
   and ``say`` (a line of table talk, :mod:`.talk`); ``why``: would this action be refused now,
   and why (answered to the asking connection only, by **why**, and changing nothing);
-  ``advise`` and ``coach`` (the coach, :mod:`.coach`).
+  ``advise`` and ``coach`` (the coach, :mod:`.coach`); ``lesson``: a guided game's learner
+  read the lesson shown and opens the next (:mod:`.tutorial`).
 - **state** and **refused**: every message the server sends: a seat's whole view whenever it
   changed (observation, new events, legal actions with their parts and wording, the seats'
-  statuses, the forecast, the clock, the rematch), decided for each game in one file
-  (``wire/<game>.py``, on :mod:`.seat`), or why an action changed nothing.
+  statuses, the forecast, the clock, the rematch, a guided game's coach for its learner),
+  decided for each game in one file (the ``wire`` module its registry entry names,
+  ``wire/<game>.py``, on :mod:`.seat`), or why an action changed nothing.
 - **talk**: lines of table talk a connection may read (:func:`.talk.may_read`).
 - **rules**: the rules help of ``GET /api/rules/{game}`` (:class:`..i18n.rulebook.Rulebook`):
   sections of paragraphs and lists, every card, and one card's help.
@@ -37,15 +39,16 @@ import json
 import warnings
 from collections.abc import Mapping
 from functools import cache
-from importlib import import_module
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic.json_schema import JsonSchemaMode, JsonSchemaValue
 from typing_extensions import TypedDict
 
-from apokalypse.engine.registry import game_names, get_game
+from apokalypse.engine.erased import Erased
+from apokalypse.engine.registry import game_names, part
 from apokalypse.i18n.rulebook import Rulebook
 from apokalypse.i18n.texts import Texts
 
@@ -58,6 +61,7 @@ from .seat import SeatViews, WireState
 from .talk import NameMessage as NameMessage
 from .talk import SayMessage as SayMessage
 from .talk import TalkMessage as TalkMessage
+from .tutorial import LessonMessage as LessonMessage
 
 
 class ActionMessage(BaseModel):
@@ -107,6 +111,7 @@ Request = (
     | WhyMessage
     | AdviseMessage
     | CoachMessage
+    | LessonMessage
 )
 ClientMessage = Annotated[Request, Field(discriminator="type")]
 _client = TypeAdapter[Request](ClientMessage)
@@ -159,12 +164,15 @@ def dump_reply(message: Reply) -> str:
 
 
 def views(game: str) -> ModuleType:
-    """The module that decides what a viewer of ``game`` is sent (``wire/<game>.py``)."""
-    get_game(game)  # an unknown name is a ConfigError naming the known ones
-    return import_module(f"{__package__}.{game}")
+    """The module that decides what a viewer of ``game`` is sent (its registry entry's
+    ``wire``, ``wire/<game>.py``); an unknown name is a ConfigError naming the known ones."""
+    found = part(game, "wire")
+    if not isinstance(found, ModuleType):
+        raise TypeError(f"{game}'s wire format is not a module: {found!r}")
+    return found
 
 
-def seat_views(game: str, texts: Texts) -> SeatViews:
+def seat_views(game: str, texts: Texts[Erased, Erased]) -> SeatViews:
     """The seat views of ``game`` (a registry name), speaking through ``texts``."""
     made: SeatViews = views(game).seat_views(texts)
     return made
@@ -185,51 +193,58 @@ def state_adapter(game: str) -> TypeAdapter[WireState]:
     return adapter
 
 
+# Every message a server sends (:func:`server_adapter`): the state (each game's own type,
+# :data:`WireState` for any game) and the replies.
+ServerMessage = WireState | RefusedMessage | WhyAnswer | TalkMessage | AdviceMessage
+
+
 @cache
-def server_adapter(game: str) -> TypeAdapter[Any]:
+def server_adapter(game: str) -> TypeAdapter[ServerMessage]:
     """Every message a server of ``game`` sends, as one union told apart by ``type``: the
     state and the replies (:data:`Reply`)."""
-    state: Any = views(game).StateMessage  # a game's own, known once the game is
-    union: Any = Annotated[
+    state = views(game).StateMessage  # a game's own, known once the game is
+    # A type made at run time, for pydantic: to mypy an object, never the type form that
+    # TypeAdapter's signature asks for (its static type is ServerMessage).
+    union: object = Annotated[
         state | RefusedMessage | WhyAnswer | TalkMessage | AdviceMessage,
         Field(discriminator="type"),
     ]
     with warnings.catch_warnings(action="ignore", category=UserWarning):  # ReadOnly, as above
-        adapter: TypeAdapter[Any] = TypeAdapter(union)
+        adapter: TypeAdapter[ServerMessage] = TypeAdapter(union)  # type: ignore[arg-type]
     return adapter
 
 
-def schema(game: str) -> dict[str, Any]:
+def schema(game: str) -> JsonSchemaValue:
     """The wire format of ``game`` as one JSON Schema document (draft 2020-12)."""
-    parts: dict[str, TypeAdapter[Any]] = {  # the schema's parts, each of its own type
-        "observation": _adapter(game),
-        "event": TypeAdapter(EventMessage),
-        "action": TypeAdapter(ActionMessage),
-        "client": _client,
-        "state": state_adapter(game),
-        "refused": TypeAdapter(RefusedMessage),
-        "why": TypeAdapter(WhyAnswer),
-        "talk": TypeAdapter(TalkMessage),
-        "rules": TypeAdapter(Rulebook),
-        "advice": TypeAdapter(AdviceMessage),
-        "server": server_adapter(game),
-    }
+    mode: JsonSchemaMode = "serialization"
     refs, top = TypeAdapter.json_schemas(
-        [(name, "serialization", adapter) for name, adapter in parts.items()]
+        [  # the schema's parts, each of its own type
+            ("observation", mode, _adapter(game)),
+            ("event", mode, TypeAdapter(EventMessage)),
+            ("action", mode, TypeAdapter(ActionMessage)),
+            ("client", mode, _client),
+            ("state", mode, state_adapter(game)),
+            ("refused", mode, TypeAdapter(RefusedMessage)),
+            ("why", mode, TypeAdapter(WhyAnswer)),
+            ("talk", mode, TypeAdapter(TalkMessage)),
+            ("rules", mode, TypeAdapter(Rulebook)),
+            ("advice", mode, TypeAdapter(AdviceMessage)),
+            ("server", mode, server_adapter(game)),
+        ]
     )
     document = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{game} wire format, version {WIRE_VERSION}",
         "version": WIRE_VERSION,
         "game": game,
-        "properties": {name: refs[name, "serialization"] for name in parts},
+        "properties": {name: ref for (name, _), ref in refs.items()},
         "$defs": top["$defs"],
     }
     # The state message is the shared generic one (seat.StateMessage) made concrete for this
     # game, which pydantic names after its parameters: each game's schema names it plainly.
     concrete = next(name for name in top["$defs"] if name.startswith("StateMessage_"))
     text = json.dumps(document).replace(f'"#/$defs/{concrete}"', '"#/$defs/StateMessage"')
-    renamed: dict[str, Any] = json.loads(text)
+    renamed: JsonSchemaValue = json.loads(text)
     renamed["$defs"]["StateMessage"] = renamed["$defs"].pop(concrete)
     renamed["$defs"]["StateMessage"]["title"] = "StateMessage"
     return renamed

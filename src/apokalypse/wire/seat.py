@@ -27,9 +27,10 @@ from apokalypse.i18n import seat_names, text
 from apokalypse.i18n.texts import Texts
 
 from .coach import CoachView, coach_refusal
+from .tutorial import TutorialView
 
 # Raised whenever a message changes shape (the browser's types are generated from the same schema).
-WIRE_VERSION = 4
+WIRE_VERSION = 5
 
 A = TypeVar("A", bound=ActionValue)  # the game's action
 O = TypeVar("O", bound=Mapping[str, object])  # the game's observation  # noqa: E741
@@ -176,6 +177,9 @@ class StateMessage(TypedDict, Generic[O, L, F, C]):
     # Whether the viewer may ask the coach ("what would the expert do?"), and why not (None: a
     # spectator). Its own only (:mod:`.coach`).
     coach: CoachView | None
+    # A guided game's coach: its lessons and the move it suggests, for the learner's seat only
+    # (None for every other viewer and in every other game; :mod:`.tutorial`).
+    tutorial: TutorialView | None
 
 
 @dataclass(frozen=True)
@@ -203,6 +207,9 @@ class Table:
     names: Sequence[str | None] = ()  # each seat's chosen name (None: none chosen)
     coach_offered: bool = False  # the creator offered the coach to every person (:mod:`.coach`)
     coach_agreed: frozenset[int] = frozenset()  # the people who agreed to it
+    # A guided game's learner seat and its coach's view, worked out by the server from that
+    # seat's own observations (:mod:`.tutorial`); None in every other game.
+    tutorial: tuple[int, TutorialView] | None = None
 
 
 def clock_view(table: Table, seat: int | None, shown: int | None) -> ClockView | None:
@@ -275,6 +282,9 @@ def state_message(
         "cards": dict(cards) if cards is not None else None,
         "auto": None if seat is None else seat not in table.manual,
         "coach": coach_view(table, seat),
+        "tutorial": table.tutorial[1]
+        if table.tutorial is not None and seat == table.tutorial[0]
+        else None,
     }
     return message
 
@@ -386,4 +396,5 @@ def stable(message: StateMessage[O, L, F, C]) -> Stable:
         message["rematch"],
         message["auto"],
         message["coach"],
+        message["tutorial"],
     )

@@ -1,13 +1,11 @@
 // The game page: one game, seen from one seat (the token in this page's address) or by a
 // spectator. It connects, keeps the link in "my games", and hands the state to the table of its
 // game. The token never leaves the address bar and this browser's storage.
-import { Brand, GAME_TITLE } from "../ui/Brand";
+import { Brand } from "../ui/Brand";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { ApokalypsePage } from "../apokalypse/ApokalypsePage";
-import { ApokerlypsePage } from "../apokerlypse/ApokerlypsePage";
+import { gameOf } from "../games";
 import { asLang, translator } from "../i18n";
-import type { ApokalypseState, ApokerlypseState, GameName, GameSummary, Lang } from "../protocol";
-import { isApokalypse } from "../protocol";
+import type { GameSummary, Lang } from "../protocol";
 import { rememberGame } from "../storage";
 import { Coach, CoachAgreement } from "../ui/Coach";
 import { Refusal } from "../ui/Refusal";
@@ -37,7 +35,8 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
   const t = useMemo(() => translator(lang), [lang]);
   const state = game.state;
   const obs = state?.observation;
-  const gameName: GameName = obs?.game ?? summary?.game ?? "apokalypse";
+  const entry = gameOf(obs?.game ?? summary?.game);
+  const gameName = entry.name;
 
   useEffect(() => {
     fetch(`/api/games/${encodeURIComponent(gameId)}`)
@@ -61,9 +60,9 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
   useLitInView(deciding && obs ? `${obs.move}:${obs.decision}` : null);
   const turn = useTurnSignal({
     deciding,
-    title: `${GAME_TITLE[gameName]} · ${gameId}`,
+    title: `${entry.title} · ${gameId}`,
     turnTitle: t("yourTurnTitle"),
-    notice: t("turnNotice", { game: GAME_TITLE[gameName], id: gameId }),
+    notice: t("turnNotice", { game: entry.title, id: gameId }),
     decision: `${obs?.move}:${obs?.decision}`,
   });
 
@@ -94,12 +93,8 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
     <SeenContext.Provider value={{ ...seen, turn }}>
     <div class={`page game-page game-${gameName}`}>
       <header class="topbar">
-        <Brand game={gameName} />
-        {obs && isApokalypse(obs) ? (
-          <span class="top-stat">
-            {t("round")} <strong>{obs.round}</strong>
-          </span>
-        ) : null}
+        <Brand game={entry} />
+        {obs && entry.TopStats ? <entry.TopStats obs={obs} t={t} /> : null}
         {obs ? (
           <span class="top-stat" id="move" data-move={obs.move}>
             {t("move")} <strong>{obs.move}</strong>
@@ -141,18 +136,7 @@ export function GamePage({ gameId, token }: { gameId: string; token: string | nu
         {state ? <Coach state={state} game={game} t={t} /> : null}
         <div class={state ? "talk-layout" : undefined}>
         {state && obs ? (
-          isApokalypse(obs) ? (
-            <ApokalypsePage
-              game={game}
-              state={state as ApokalypseState}
-              lang={lang}
-              t={t}
-              name={name}
-              openRules={(card) => setRules({ card })}
-            />
-          ) : (
-            <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} openRules={(card) => setRules({ card })} />
-          )
+          <entry.Table game={game} state={state} lang={lang} t={t} name={name} openRules={(card) => setRules({ card })} />
         ) : game.fatal ? null : (
           <p class="loading">{t("connecting")}</p>
         )}

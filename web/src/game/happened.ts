@@ -4,6 +4,7 @@
 // display, a seal to place, a ride's reckoning for me). Nothing here sees more than the event
 // view the server sent this viewer, so a highlight or a toast cannot tell a secret.
 import type { Translate, WordKey } from "../i18n";
+import { gameOf } from "../games";
 import type { CardFacts, EventMessage, Observation } from "../protocol";
 
 const SIDES = ["good", "evil"] as const;
@@ -31,9 +32,8 @@ const handCard = (code: string): string => `#hand .hand-card[data-code="${esc(co
 
 /** The outermost populace of a side as the latest observation shows it. */
 function outermost(obs: Observation, seat: number, side: number): string | null {
-  if (obs.game !== "apokalypse") return null;
-  const earth = obs.displays[seat]?.[SIDES[side] ?? "good"].earth;
-  return earth && earth.length > 0 ? place(seat, side, 1, earth.length - 1) : null;
+  const count = gameOf(obs.game).populaces?.(obs, seat, SIDES[side] ?? "good") ?? null;
+  return count !== null && count > 0 ? place(seat, side, 1, count - 1) : null;
 }
 
 /** The elements ``event`` changed, as selectors on the page (some may no longer exist). */

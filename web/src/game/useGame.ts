@@ -35,6 +35,7 @@ export interface GameConnection {
   asking: boolean; // a question to the coach is on its way
   advise: () => boolean;
   agreeCoach: (agree: boolean) => boolean;
+  readOn: () => boolean; // a guided game's "Got it": the server opens the next lesson due
 }
 
 /** A "why not?" asked about some actions at one move, and the answers come so far. */
@@ -204,6 +205,7 @@ export function useGame(gameId: string, token: string | null): GameConnection {
     return sent;
   }, [send]);
   const agreeCoach = useCallback((agree: boolean) => send({ type: "coach", agree }), [send]);
+  const readOn = useCallback(() => send({ type: "lesson" }), [send]);
 
-  return { token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, why, ask, dismissWhy, talk, say, rename, advice, asking, advise, agreeCoach };
+  return { token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, why, ask, dismissWhy, talk, say, rename, advice, asking, advise, agreeCoach, readOn };
 }

@@ -1,13 +1,10 @@
 // The replay page: a finished game (/games/<id>/replay) or a record file opened here (/replay),
 // step by step from any seat's view or the spectator's, drawn by the same tables as a live game.
 // The address keeps the viewer and the step (?viewer=2&step=120), so a link shares that moment.
-import { Brand, GAME_TITLE } from "../ui/Brand";
+import { Brand } from "../ui/Brand";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import { ApokalypsePage } from "../apokalypse/ApokalypsePage";
-import { ApokerlypsePage } from "../apokerlypse/ApokerlypsePage";
+import { gameOf } from "../games";
 import { asLang, browserLang, translator, type Translate } from "../i18n";
-import type { ApokalypseState, ApokerlypseState, GameName } from "../protocol";
-import { isApokalypse } from "../protocol";
 import { RulesDialog } from "../ui/Rules";
 import { Controls } from "./Controls";
 import { connectionAt, fromWire, gather, type Replay, type ReplayWire, viewerParam } from "./frames";
@@ -98,7 +95,8 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
   const game = useMemo(() => (replay && gathered ? connectionAt(replay, gathered, step, fresh) : null), [replay, gathered, step, fresh]);
   const state = game?.state ?? null;
   const obs = state?.observation;
-  const gameName: GameName = replay?.game ?? "apokalypse";
+  const entry = gameOf(replay?.game);
+  const gameName = entry.name;
 
   // The address says what is shown: a link (or a reload) opens the same moment.
   useEffect(() => {
@@ -109,7 +107,7 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
 
   useEffect(() => {
     document.documentElement.lang = lang;
-    document.title = `${t("replayTitle")} · ${GAME_TITLE[gameName]}${gameId ? ` · ${gameId}` : ""}`;
+    document.title = `${t("replayTitle")} · ${entry.title}${gameId ? ` · ${gameId}` : ""}`;
   }, [lang, gameName]);
 
   // Page state for tests and styles, set in the same commit as the DOM it describes (a
@@ -155,7 +153,7 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
   return (
     <div class={`page game-page replay-page game-${gameName}`}>
       <header class="topbar">
-        <Brand game={gameName} />
+        <Brand game={entry} />
         <span class="top-stat replay-badge">{t("replayTitle")}</span>
         {obs ? (
           <span class="top-stat" id="move" data-move={obs.move}>
@@ -204,11 +202,7 @@ export function ReplayPage({ game: stored }: { game: string | null }) {
           <>
             <Controls replay={replay} step={step} go={go} t={t} />
             <div class={`replay-table${loading ? " is-loading" : ""}`} key={`${viewer}`}>
-              {isApokalypse(obs) ? (
-                <ApokalypsePage game={game} state={state as ApokalypseState} lang={lang} t={t} name={name} openRules={(card) => setRules({ card })} />
-              ) : (
-                <ApokerlypsePage game={game} state={state as ApokerlypseState} t={t} name={name} openRules={(card) => setRules({ card })} />
-              )}
+              <entry.Table game={game} state={state} lang={lang} t={t} name={name} openRules={(card) => setRules({ card })} />
             </div>
           </>
         ) : null}

@@ -133,5 +133,6 @@ export function connectionAt(replay: Replay, gathered: Gathered, step: number, f
     asking: false,
     advise: nothing,
     agreeCoach: nothing,
+    readOn: nothing,
   };
 }

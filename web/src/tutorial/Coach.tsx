@@ -1,16 +1,18 @@
 // The coach of a guided first game: a panel above the table that explains each thing when it
-// first matters (lessons.ts, fired by suggest.ts's dueLessons), suggests a move with a short reason
-// and lights it on the table as legal moves are lit. The learner makes the move. A lesson stays
-// until the learner has made their next move (not in the middle of a several-step play), so it
-// can be read; "Back to a lesson" shows one again; the lessons shown are remembered per game.
+// first matters (lessons.ts), suggests a move with a short reason and lights it on the table as
+// legal moves are lit. Which lessons have opened, which are due and the move it suggests are the
+// server's (server/tutorial/tutor.py), sent in the learner's own state message and worked out from
+// what this seat may know, the way the prepared deals were chosen: the page only shows them, so
+// the two can never disagree. A lesson stays until the learner has made their next move (not in
+// the middle of a several-step play); "Got it" asks the server for the next one due, at once;
+// "Back to a lesson" shows an earlier one again, on this page only.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { GameConnection } from "../game/useGame";
+import { gameOf } from "../games";
 import type { GameName, Lang, StateMessage } from "../protocol";
-import { answeredForMe } from "../ui/AutoAnswer";
 import { useTableMark } from "../ui/marks";
-import { coachWords, lessonsOf, type Lesson } from "./lessons";
-import { finishTutorial, rememberShown, shownLessons } from "./memory";
-import { dueLessons, reasonFor, suggestMove, type Seen } from "./suggest";
+import { coachWords, type Lesson } from "./lessons";
+import { finishTutorial } from "./memory";
 import "./coach.css";
 
 interface CoachProps {
@@ -20,63 +22,51 @@ interface CoachProps {
   lang: Lang;
 }
 
-// The steps inside one play: a lesson does not give way in the middle of them.
-const STEPS = new Set(["choose-target", "choose-gift", "choose-recipient", "choose-victim", "choose-destination"]);
 const LIT = "tutor-suggested";
 
 export function Coach({ gameId, game, state, lang }: CoachProps) {
   const w = useMemo(() => coachWords(lang), [lang]);
   const obs = state.observation;
-  const gameName: GameName = obs.game;
-  const lessons = lessonsOf(gameName);
-  const [shown, setShown] = useState<string[]>(() => shownLessons(gameId));
-  // a game resumed shows the lesson it was at (already counted as shown)
-  const [current, setCurrent] = useState<string | null>(() => shown[shown.length - 1] ?? null);
-  const [decidedAt, setDecidedAt] = useState<number | null>(null); // the move the learner decided with it open
+  const entry = gameOf(obs.game);
+  const view = state.tutorial ?? null; // null: not this game's learner (or no guided game)
   const [review, setReview] = useState<string | null>(null);
   const [collapsed, setCollapsed] = useState(false);
   const over = Boolean(obs.result);
-  const answered = answeredForMe(state); // a question the server answers for the learner
-  const kinds = useMemo(() => new Set(game.events.map((e) => e.kind)), [game.events]);
-  const seen: Seen = { obs, legal: state.legal, kinds, facts: game.cards };
+  const shown = view?.lessons ?? [];
+  const current = shown[shown.length - 1] ?? null;
 
-  // Open the next lesson once the current one has been read through a move of the learner's.
-  const giveWay = (): void => {
-    const due = dueLessons(seen, shown);
-    const next = due[0];
-    if (next === undefined) return;
-    const more = [...shown, next];
-    setShown(more);
-    rememberShown(gameId, more);
-    setCurrent(next);
-    setDecidedAt(null);
-    setReview(null);
-  };
   useEffect(() => {
-    const deciding = state.legal.length > 0 && !answered;
-    const read = current === null || (decidedAt !== null && obs.move > decidedAt && !STEPS.has(obs.decision));
-    if (read) giveWay();
-    else if (decidedAt === null && deciding) setDecidedAt(obs.move);
     if (over) finishTutorial(gameId);
-  }, [state, current]);
+  }, [over]);
+  // A lesson that opens ends a look back at an earlier one.
+  useEffect(() => setReview(null), [current]);
 
-  const chosen = answered ? -1 : suggestMove(seen, current);
-  const action = chosen >= 0 ? state.legal[chosen] : undefined;
-  const label = chosen >= 0 ? state.text?.choices?.[chosen] || action?.text : undefined;
+  const chosen = view?.suggestion ?? null;
+  const action = chosen === null ? undefined : state.legal[chosen];
+  const label = chosen === null ? undefined : state.text?.choices?.[chosen] || action?.text;
+  // The server names no move for a question it answers for the learner.
+  const answered = !over && state.legal.length > 0 && chosen === null;
 
   // Light the suggested move where the table lights legal moves: its place, its hand card, its
   // button among the choices (among the picked card's uses too, which the table shows on its own).
   useTableMark(LIT, action?.text ?? null);
 
+  const guided = entry.tutorial;
+  if (view === null || guided === null) return null;
+  const lessons = guided.lessons;
   const showing = lessons.find((l) => l.id === (review ?? current));
   const index = showing ? lessons.indexOf(showing) + 1 : 0;
   const final = lessons[lessons.length - 1];
   const ended = over && current === final?.id && review === null;
-  const more = dueLessons(seen, shown).length > 0;
+  const more = view.due.length > 0;
+  const readOn = (): void => {
+    setReview(null);
+    game.readOn();
+  };
 
   if (collapsed) {
     return (
-      <aside id="tutor" class="tutor collapsed" data-lesson={current ?? ""} aria-label={w("coach")}>
+      <aside id="tutor" class="tutor collapsed" data-lesson={current ?? ""} data-lessons={shown.join(" ")} aria-label={w("coach")}>
         <button type="button" class="ghost" id="tutor-expand" onClick={() => setCollapsed(false)}>
           {w("expand")}
         </button>
@@ -90,7 +80,16 @@ export function Coach({ gameId, game, state, lang }: CoachProps) {
     );
   }
   return (
-    <aside id="tutor" class={`tutor${review ? " reviewing" : ""}`} data-lesson={current ?? ""} data-showing={showing?.id ?? ""} lang={lang} aria-label={w("coach")} aria-live="polite">
+    <aside
+      id="tutor"
+      class={`tutor${review ? " reviewing" : ""}`}
+      data-lesson={current ?? ""}
+      data-lessons={shown.join(" ")}
+      data-showing={showing?.id ?? ""}
+      lang={lang}
+      aria-label={w("coach")}
+      aria-live="polite"
+    >
       <header class="tutor-head">
         <span class="tutor-mark" aria-hidden="true">
           ?
@@ -124,7 +123,7 @@ export function Coach({ gameId, game, state, lang }: CoachProps) {
       <div class="tutor-main">
         {showing ? <LessonView lesson={showing} lang={lang} /> : <div />}
         <div class="tutor-act">
-          {ended ? <Summary lessons={lessons.filter((l) => shown.includes(l.id))} lang={lang} game={gameName} /> : null}
+          {ended ? <Summary lessons={lessons.filter((l) => shown.includes(l.id))} lang={lang} game={entry.name} /> : null}
           {review ? (
             <button type="button" id="tutor-resume" class="ghost" onClick={() => setReview(null)}>
               ↩ {w("resume")}
@@ -133,7 +132,7 @@ export function Coach({ gameId, game, state, lang }: CoachProps) {
           {!over ? (
             action && label ? (
               <p id="tutor-suggestion" class="tutor-suggestion" data-action={action.text}>
-                <span class="tutor-try">{w("suggested")}:</span> <strong>{label}</strong> — {reasonFor(obs, action, lang)}
+                <span class="tutor-try">{w("suggested")}:</span> <strong>{label}</strong> — {guided.reason(obs, action, lang)}
               </p>
             ) : (
               <p id="tutor-suggestion" class="tutor-suggestion dim">
@@ -142,7 +141,7 @@ export function Coach({ gameId, game, state, lang }: CoachProps) {
             )
           ) : null}
           {more && !review ? (
-            <button type="button" id="tutor-next" class="ghost" onClick={giveWay}>
+            <button type="button" id="tutor-next" class="ghost" onClick={readOn}>
               {w("gotIt")} ▸
             </button>
           ) : null}

@@ -1,13 +1,12 @@
 // The lobby's way into a guided first game: "Learn to play" per game (POST /api/tutorial, in the
 // lobby's language), and "Continue learning" for one this browser started and has not finished.
 import { useState } from "preact/hooks";
+import { GAME_LIST } from "../games";
 import type { Catalog, Created, Lang } from "../protocol";
 import { gameLink, rememberGame } from "../storage";
 import { coachWords } from "./lessons";
 import { rememberTutorial, startedTutorials } from "./memory";
 import "./coach.css";
-
-const GAMES = ["apokalypse", "apokerlypse"] as const;
 
 export function LearnToPlay({ lang, catalog }: { lang: Lang; catalog: Catalog | null }) {
   const w = coachWords(lang);
@@ -44,12 +43,13 @@ export function LearnToPlay({ lang, catalog }: { lang: Lang; catalog: Catalog | 
         {w("learn")}
       </h2>
       <div class="learn-games">
-        {GAMES.map((game) => {
+        {GAME_LIST.map(({ name: game, tutorial }) => {
+          if (tutorial === null) return null;
           const going = running.find((t) => t.game === game);
           return (
             <div class="learn-game" data-game={game}>
               <p class="learn-help">
-                <strong>{title(game)}</strong> — {w(game === "apokalypse" ? "learnHelp" : "learnHelpPoker")}
+                <strong>{title(game)}</strong> — {w(tutorial.help)}
               </p>
               <div class="learn-buttons">
                 {going ? (

@@ -1,7 +1,8 @@
 // The coach's lessons of the guided first games, in English and German: what each thing means, in
-// a few short sentences, with the rule ids (docs/rules/) in small print. Which lesson fires when
-// is due.ts; the move it suggests is suggest.ts. German follows the 2009 rules' vocabulary.
-import type { GameName, Lang } from "../protocol";
+// a few short sentences, with the rule ids (docs/rules/) in small print, and why the move it
+// suggests is a good one. Which lesson opens when, and the move it suggests, are the server's
+// (server/tutorial/): the page is sent them. German follows the 2009 rules' vocabulary.
+import type { ApokalypseAction, ApokalypseObservation, Lang, LegalAction, Observation } from "../protocol";
 
 export interface LessonText {
   title: string;
@@ -15,7 +16,7 @@ export interface Lesson {
   text: Record<Lang, LessonText>;
 }
 
-const APOKALYPSE: Lesson[] = [
+export const APOKALYPSE_LESSONS: Lesson[] = [
   {
     id: "ethos",
     rules: ["R-SETUP-3", "R-END-3", "R-END-4", "R-END-5"],
@@ -246,7 +247,7 @@ const APOKALYPSE: Lesson[] = [
   },
 ];
 
-const APOKERLYPSE: Lesson[] = [
+export const APOKERLYPSE_LESSONS: Lesson[] = [
   {
     id: "chips",
     rules: ["K-SETUP-2", "K-ROUND-1", "K-END-1"],
@@ -361,10 +362,6 @@ const APOKERLYPSE: Lesson[] = [
   },
 ];
 
-export function lessonsOf(game: GameName): Lesson[] {
-  return game === "apokalypse" ? APOKALYPSE : APOKERLYPSE;
-}
-
 /** The coach's own words around the lessons. */
 const WORDS = {
   en: {
@@ -418,3 +415,78 @@ export function coachWords(lang: Lang): (key: CoachWord, values?: Record<string,
     return text;
   };
 }
+
+// Why the suggested move: one short reason per kind of move.
+const REASONS = {
+  en: {
+    heaven: "Protect a good populace: the icons in Heaven save it from a horseman.",
+    good: "Lay a good populace: more good on the table, more points in the reckonings.",
+    evil: "Lay an evil populace once, to see the theft.",
+    attack: "Attack an evil populace: fewer evil on the table.",
+    nether: "A Netherworld card: its icons protect, its symbol changes what the populace earns.",
+    neutralise: "Remove the displayed music.",
+    pass: "Nothing here is worth playing now: pass.",
+    targetOwn: "Into your own display: it protects and scores for you.",
+    targetAttack: "The outermost evil populace of another display.",
+    target: "The lit place is the best one.",
+    give: "You must give a card: this one.",
+    to: "The player lit on the table.",
+    steal: "Draw one card unseen from this player.",
+    defend: "Defend: the attack is on your display.",
+    decline: "Let it pass: the attack does not hit you.",
+    discard: "Discard the card that helps your hand least: not part of a pair, the lowest.",
+    pay: "Pay the cost: you draw two cards (or take part in the scoring).",
+    stand: "Stand: keep your hand and your chips.",
+    drop: "Drop out of this round.",
+    other: "A sensible choice.",
+  },
+  de: {
+    heaven: "Schütze einen guten Bevölkerungsanteil: Die Symbole in der Himmelsebene retten ihn vor einem Reiter.",
+    good: "Lege einen guten Bevölkerungsanteil: mehr Gutes auf dem Tisch, mehr Punkte in den Wertungen.",
+    evil: "Lege einmal einen bösen Bevölkerungsanteil, um den Diebstahl zu sehen.",
+    attack: "Greif einen bösen Bevölkerungsanteil an: weniger Böses auf dem Tisch.",
+    nether: "Eine Höllenkarte: Ihre Symbole schützen, ihr Zeichen ändert, was der Bevölkerungsanteil bekommt.",
+    neutralise: "Entferne die ausliegende Musik.",
+    pass: "Nichts lohnt sich gerade: passe.",
+    targetOwn: "In deine eigene Auslage: Dort schützt und punktet sie für dich.",
+    targetAttack: "Der äußerste böse Bevölkerungsanteil einer anderen Auslage.",
+    target: "Der markierte Platz ist der beste.",
+    give: "Du musst eine Karte schenken: diese.",
+    to: "Der auf dem Tisch markierte Spieler.",
+    steal: "Zieh diesem Spieler ungesehen eine Karte.",
+    defend: "Wehre ab: Der Angriff gilt deiner Auslage.",
+    decline: "Lass ihn durch: Der Angriff trifft dich nicht.",
+    discard: "Wirf die Karte ab, die deiner Hand am wenigsten hilft: kein Paar, die niedrigste.",
+    pay: "Zahle die Kosten: Du ziehst zwei Karten (oder nimmst an der Wertung teil).",
+    stand: "Bleib stehen: Hand und Chips behalten.",
+    drop: "Steig aus dieser Runde aus.",
+    other: "Eine vernünftige Wahl.",
+  },
+} as const;
+
+type Words = (typeof REASONS)["en" | "de"];
+
+/** Why the coach suggests ``action`` (one of the learner's legal actions) in ``obs``. */
+export type Reason = (obs: Observation, action: LegalAction, lang: Lang) => string;
+
+const byVerb = (words: Words, verb: string): string => (verb in words ? words[verb as keyof Words] : words.other);
+
+const PLAYS = new Set(["good", "evil", "heaven", "attack", "nether", "neutralise"] as const);
+type Play = typeof PLAYS extends Set<infer U> ? U : never;
+
+/** Apokalypse's reasons: a play by its use, a place or player by what the play is for. */
+export const apokalypseReason: Reason = (observation, legal, lang) => {
+  const words = REASONS[lang];
+  const obs = observation as ApokalypseObservation;
+  const action = legal as ApokalypseAction;
+  if (action.verb === "play" && action.use !== undefined) return words[PLAYS.has(action.use as Play) ? (action.use as Play) : "good"];
+  if (action.verb === "target" || action.verb === "to") {
+    if (obs.choice?.use === "attack") return words.targetAttack;
+    if (action.verb === "to" && obs.decision === "choose-recipient") return words.to;
+    return action.seat === obs.seat ? words.targetOwn : words.target;
+  }
+  return byVerb(words, action.verb);
+};
+
+/** Apokerlypse's reasons: one per verb. */
+export const apokerlypseReason: Reason = (_obs, action, lang) => byVerb(REASONS[lang], action.verb);

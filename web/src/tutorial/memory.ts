@@ -1,7 +1,6 @@
-// What this browser remembers of the guided games: per game, the lessons already shown (so that a
-// resumed game goes on where it was and repeats none), and the guided games it started, so that
-// the lobby offers "Continue learning". localStorage only, like "my games".
-const SHOWN = "apokalypse.tutorial.";
+// What this browser remembers of the guided games: the ones it started, so that the lobby offers
+// "Continue learning" (localStorage only, like "my games"). The lessons a game has shown are the
+// server's: a resumed game is sent them.
 const STARTED = "apokalypse.tutorials";
 
 function read<T>(key: string, fallback: T): T {
@@ -17,17 +16,8 @@ function write(key: string, value: unknown): void {
   try {
     window.localStorage.setItem(key, JSON.stringify(value));
   } catch {
-    // storage full or off: the coach then only forgets what it showed
+    // storage full or off: the lobby then only forgets the guided games started
   }
-}
-
-export function shownLessons(gameId: string): string[] {
-  const shown = read<unknown>(SHOWN + gameId, []);
-  return Array.isArray(shown) ? shown.filter((id): id is string => typeof id === "string") : [];
-}
-
-export function rememberShown(gameId: string, shown: readonly string[]): void {
-  write(SHOWN + gameId, shown);
 }
 
 export interface StartedTutorial {

@@ -4,8 +4,7 @@
 // it may go, what it does, what it fends off and what fends it off).
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { CardFace } from "../apokalypse/Card";
-import { PlayingCard } from "../apokerlypse/ApokerlypsePage";
+import { gameOf } from "../games";
 import type { Translate } from "../i18n";
 import type { CardFacts, GameName, Lang, Rulebook, RulesBlock, RulesCardHelp, RulesSection, RulesSpan } from "../protocol";
 import { Dialog } from "./Dialog";
@@ -119,7 +118,8 @@ function Blocks({ blocks, shown }: { blocks: RulesBlock[]; shown: Shown }) {
 
 function Picture({ game, code, facts }: { game: GameName; code: string; facts: Record<string, CardFacts> }) {
   if (!facts[code]) return null;
-  return game === "apokalypse" ? <CardFace code={code} facts={facts} size="hand" /> : <PlayingCard code={code} facts={facts} />;
+  const { CardPicture } = gameOf(game);
+  return <CardPicture code={code} facts={facts} />;
 }
 
 function CardLinks({ title, cards, shown, id }: { title: string; cards: RulesCardHelp["defends"]; shown: Shown; id: string }) {

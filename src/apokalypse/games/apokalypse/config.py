@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from apokalypse.engine.datafile import config_fields
 from apokalypse.engine.errors import ConfigError
@@ -64,15 +63,7 @@ class Config:
     deck: str = DEFAULT_DECK
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.players, int)
-            or isinstance(self.players, bool)  # JSON's true is not a player count
-            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
-            raise ConfigError(
-                f"R-SETUP-1: Apokalypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
-                f" not {shown(self.players)}"
-            )
+        _players(self.players)  # as given: a record's config may hold anything
         if not isinstance(self.variants, frozenset | set | list | tuple):
             raise ConfigError("variants must be a collection of variant names")
         object.__setattr__(self, "variants", frozenset(variant_id(v) for v in self.variants))
@@ -94,7 +85,7 @@ class Config:
         V-EDITION-2008 the 2008 set-up, which keeps the two Heavy Metal and two Church Music."""
         return card_table(self.deck_text, self.players <= 3, self.has(Variant.EDITION_2008))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "players": self.players,
             "variants": sorted(v.value for v in self.variants),
@@ -110,8 +101,17 @@ class Config:
         deck = data.get("deck", DEFAULT_DECK)
         if not isinstance(deck, str):
             raise ConfigError("config field 'deck' must be text")
-        return cls(
-            players=data.get("players", 4),
-            variants=frozenset(variant_id(v) for v in variants),
-            deck=deck,
+        chosen = frozenset(variant_id(v) for v in variants)  # told before a wrong player count
+        return cls(players=_players(data.get("players", 4)), variants=chosen, deck=deck)
+
+
+def _players(value: object) -> int:
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)  # JSON's true is not a player count
+        or not MIN_PLAYERS <= value <= MAX_PLAYERS
+    ):
+        raise ConfigError(
+            f"R-SETUP-1: Apokalypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {shown(value)}"
         )
+    return value

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .board import Board
 from .cards import EARTH, EVIL, GOOD, HORSEMAN_VP
@@ -23,7 +22,7 @@ class Result:
     evil_populaces: int
     ethos: tuple[int, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return dict(self.view())
 
     def view(self) -> ResultView:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from .cards import HORSEMAN_VP, ICON_OF_HORSEMAN, SIDE_NAMES, CardKind
 from .ending import good_majority
@@ -78,7 +78,7 @@ class Forecast:
     lead: Lead  # who holds that majority now, by the game's variants
     totals: tuple[int, ...]  # running totals: reckonings + horseman cards (R-END-2)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return asdict(self)
 
 

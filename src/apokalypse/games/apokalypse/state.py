@@ -9,8 +9,7 @@ rule modules take a Board and never import this module: imports run data ← rul
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
@@ -31,6 +30,7 @@ from .pending import (
     ChooseVictim,
     Defence,
     GameOver,
+    Pending,
     PlaceSeal,
     Turn,
     choose_gift,
@@ -68,7 +68,7 @@ class State(Board):
         return result(self) if self.is_over else None
 
     def legal_actions(self) -> list[Action]:
-        legal: list[Action] = _LEGAL[type(self.pending)](self, self.pending)
+        legal = _legal(self, self.pending)
         self.legal_cache = legal
         return legal
 
@@ -80,7 +80,7 @@ class State(Board):
         legal = self.legal_cache
         self.legal_cache = None
         checked = legal is not None and action in legal
-        events: list[Event] = _APPLY[type(self.pending)](self, self.pending, action, checked)
+        events = _apply(self, self.pending, action, checked)
         self.move += 1
         return events
 
@@ -308,26 +308,42 @@ def _apply_over(s: State, p: GameOver, action: Action, checked: bool) -> list[Ev
     raise IllegalAction("R-END-1", "the game is over", key="game.over")
 
 
-# By the type of the pending decision; each function takes a decision of that one type.
-_LEGAL: dict[type, Callable[[State, Any], list[Action]]] = {
-    Turn: _legal_turn,
-    ChooseTarget: _legal_target,
-    ChooseGift: _legal_gift,
-    ChooseRecipient: _legal_recipient,
-    ChooseVictim: _legal_victim,
-    Defence: _legal_defence,
-    ChooseDestination: _legal_destination,
-    PlaceSeal: _legal_seal,
-    GameOver: _legal_over,
-}
-_APPLY: dict[type, Callable[[State, Any, Action, bool], list[Event]]] = {
-    Turn: _apply_turn,
-    ChooseTarget: _apply_target,
-    ChooseGift: _apply_gift,
-    ChooseRecipient: _apply_recipient,
-    ChooseVictim: _apply_victim,
-    Defence: _apply_defence,
-    ChooseDestination: _apply_destination,
-    PlaceSeal: _apply_seal,
-    GameOver: _apply_over,
-}
+# By the kind of the pending decision: each function takes a decision of that one kind.
+def _legal(s: State, p: Pending) -> list[Action]:
+    if isinstance(p, Turn):
+        return _legal_turn(s, p)
+    if isinstance(p, ChooseTarget):
+        return _legal_target(s, p)
+    if isinstance(p, ChooseGift):
+        return _legal_gift(s, p)
+    if isinstance(p, ChooseRecipient):
+        return _legal_recipient(s, p)
+    if isinstance(p, ChooseVictim):
+        return _legal_victim(s, p)
+    if isinstance(p, Defence):
+        return _legal_defence(s, p)
+    if isinstance(p, ChooseDestination):
+        return _legal_destination(s, p)
+    if isinstance(p, PlaceSeal):
+        return _legal_seal(s, p)
+    return _legal_over(s, p)
+
+
+def _apply(s: State, p: Pending, action: Action, checked: bool) -> list[Event]:
+    if isinstance(p, Turn):
+        return _apply_turn(s, p, action, checked)
+    if isinstance(p, ChooseTarget):
+        return _apply_target(s, p, action, checked)
+    if isinstance(p, ChooseGift):
+        return _apply_gift(s, p, action, checked)
+    if isinstance(p, ChooseRecipient):
+        return _apply_recipient(s, p, action, checked)
+    if isinstance(p, ChooseVictim):
+        return _apply_victim(s, p, action, checked)
+    if isinstance(p, Defence):
+        return _apply_defence(s, p, action, checked)
+    if isinstance(p, ChooseDestination):
+        return _apply_destination(s, p, action, checked)
+    if isinstance(p, PlaceSeal):
+        return _apply_seal(s, p, action, checked)
+    return _apply_over(s, p, action, checked)

@@ -37,24 +37,11 @@ class Config:
     content: str = DEFAULT_CONTENT
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.players, int)
-            or isinstance(self.players, bool)
-            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
-            raise ConfigError(
-                f"K-SETUP-1: Apokerlypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
-                f" not {shown(self.players)}"  # cut short: a record's config may hold anything
-            )
-        if not isinstance(self.table, str) or self.table not in TABLES:
-            raise ConfigError("KV-TABLE: table must be 'full' or 'short'")
-        if not isinstance(self.bonus_cap, bool):
-            raise ConfigError("KV-BONUS-CAP: bonus_cap must be true or false")
-        if not isinstance(self.content, str):
-            raise ConfigError(
-                "KD-SETUP-1: content must be a packaged name ('standard', 'plain', 'example')"
-                " or a file's text"
-            )
+        # The fields as given (a record's config may hold anything), checked in this order.
+        _players(self.players)
+        _table(self.table)
+        _bonus_cap(self.bonus_cap)
+        _content(self.content)
         load_content(self.content)  # fail now, not mid-game: the content must parse
 
     @property
@@ -76,9 +63,45 @@ class Config:
     @classmethod
     def from_json(cls, data: object) -> Config:
         data = config_fields(data, ("players", "table", "bonus_cap", "content"))
-        return cls(
-            players=data.get("players", 4),
-            table=data.get("table", "full"),
-            bonus_cap=data.get("bonus_cap", False),
-            content=data.get("content", "plain"),
+        return cls(  # checked in the order of __post_init__
+            players=_players(data.get("players", 4)),
+            table=_table(data.get("table", "full")),
+            bonus_cap=_bonus_cap(data.get("bonus_cap", False)),
+            content=_content(data.get("content", "plain")),
         )
+
+
+def _players(value: object) -> int:
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or not MIN_PLAYERS <= value <= MAX_PLAYERS
+    ):
+        raise ConfigError(
+            f"K-SETUP-1: Apokerlypse is for {MIN_PLAYERS}–{MAX_PLAYERS} players,"
+            f" not {shown(value)}"  # cut short: a record's config may hold anything
+        )
+    return value
+
+
+def _table(value: object) -> TableName:
+    if isinstance(value, str):
+        for table in TABLES:
+            if value == table:
+                return table
+    raise ConfigError("KV-TABLE: table must be 'full' or 'short'")
+
+
+def _bonus_cap(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError("KV-BONUS-CAP: bonus_cap must be true or false")
+    return value
+
+
+def _content(value: object) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(
+            "KD-SETUP-1: content must be a packaged name ('standard', 'plain', 'example')"
+            " or a file's text"
+        )
+    return value

@@ -27,10 +27,11 @@ Entries::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Literal, TypeGuard, get_args
 
 from apokalypse.engine.datafile import read_toml
 from apokalypse.engine.errors import DataFileError
@@ -150,7 +151,7 @@ class Content:
     has_blocks: bool  # whether block windows open at all (public: the content is public)
 
 
-def _param(entry: dict[str, Any], field: str, spec: _Spec, where: str) -> Any:
+def _param(entry: Mapping[str, object], field: str, spec: _Spec, where: str) -> int | Who:
     """The field's value, checked: an int, a suit or rank index, or a ``Who``."""
     kind, low, high, default = spec
     value = entry.get(field, default)
@@ -167,9 +168,10 @@ def _param(entry: dict[str, Any], field: str, spec: _Spec, where: str) -> Any:
             return parse_suit(value)
         if kind == "rank":
             return parse_rank(value)
-        if value not in WHO:
-            raise ValueError(f"must be one of {', '.join(WHO)}")
-        return value
+        for who in WHO:
+            if value == who:
+                return who
+        raise ValueError(f"must be one of {', '.join(WHO)}")
     except ValueError as exc:
         raise DataFileError(f"{where}: field '{field}' {_clean(exc)}") from None
 
@@ -227,8 +229,15 @@ def parse_effect(entry: object, where: str, ability: bool = False) -> Effect:
         raise DataFileError(f"{where}: field {shown(field)} is not a parameter of {kind!r}")
     name = _label(entry.get("name", ""), "name", where)
     name_de = _label(entry.get("name_de", ""), "name_de", where)
-    values = {field: _param(entry, field, spec, where) for field, spec in params.items()}
-    return Effect(kind, timing, name=name, name_de=name_de, **values)
+    numbers: dict[str, int] = {}  # the kind's numbers, suits and ranks by field
+    who: Who = "self"  # Effect's default, for a kind without a ``who``
+    for field, spec in params.items():
+        value = _param(entry, field, spec, where)
+        if isinstance(value, str):
+            who = value
+        else:
+            numbers[field] = value
+    return Effect(kind, timing, who=who, name=name, name_de=name_de, **numbers)
 
 
 def _faction(entry: object, suit: int, where: str) -> Faction:

@@ -8,7 +8,7 @@ import this module, never the other way round.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .cards import codes
 from .content import StructureKind
@@ -64,7 +64,7 @@ class Result:
     rounds: int
     reason: EndReason
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return dict(self.view())
 
     def view(self) -> ResultView:

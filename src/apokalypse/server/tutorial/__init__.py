@@ -2,15 +2,18 @@
 where a newcomer meets each thing the coach explains early and in a sensible order.
 
 A tutorial is an ordinary stored game (private like every game, its person's seat opened by its
-token) whose meta says ``tutorial``; its page shows the coach (``web/src/tutorial/``). Its seed is
-fixed and public: the deal is the same for everybody, which is the point of a lesson, and nothing
-is secret in a game whose only person is the learner (the computers never read the seed).
+token) whose meta says ``tutorial``; its page shows the coach (``web/src/tutorial/``), whose
+lessons and suggested move the server works out for the learner's seat alone and sends in that
+seat's state message (:mod:`.tutor`): the page computes none of it. Its seed is fixed and
+public: the deal is the same for everybody, which is the point of a lesson, and nothing is
+secret in a game whose only person is the learner (the computers never read the seed).
 
 The seeds were chosen by ``scripts/tutorial_seeds.py``, which plays each candidate with
-:func:`newcomer` at seat 1 (the coach's own preferences, as ``web/src/tutorial/suggest.ts`` makes
-them) against the easy players, and keeps the first deal whose :func:`walk` meets every
-:func:`unmet` property. ``tests/server/test_tutorial.py`` asserts them for the committed seeds,
-so a change of the rules, the deck or the computer players cannot silently spoil the lesson.
+:func:`newcomer` at seat 1 (the coach's own preferences, the very ones the server's coach
+suggests to the learner) against the easy players, and keeps the first deal whose :func:`walk`
+meets every :func:`unmet` property. ``tests/server/test_tutorial.py`` asserts them for the
+committed seeds, so a change of the rules, the deck or the computer players cannot silently
+spoil the lesson.
 
 What is particular to a game (its topics, when each comes due, the coach's preference, what its
 deal must show) is its :class:`.guide.Guide`, in the module named after it; this module only
@@ -19,18 +22,17 @@ looks a game's guide up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from apokalypse.bots import make_bot, seat_seed
 from apokalypse.engine.errors import ConfigError
-from apokalypse.engine.registry import get_game
+from apokalypse.engine.registry import entry, game_names, get_game, part
 
 from ..games import HUMAN
 from ..making import NewGame, new_game
 from . import apokalypse, apokerlypse
-from .guide import Guide, Parts, Walk
+from .guide import Guide, Observation, Parts, Walk
 
 __all__ = [
     "APOKALYPSE_TOPICS",
@@ -46,7 +48,19 @@ __all__ = [
 
 LEARNER = 0  # the learner's seat (seat 1 on the page)
 LEVEL = "easy"  # the computer players: the heuristic with a share of random moves, seeded
-GUIDES: dict[str, Guide] = {"apokalypse": apokalypse.GUIDE, "apokerlypse": apokerlypse.GUIDE}
+
+
+def _guide(name: str) -> Guide:
+    found = part(name, "guide")
+    if not isinstance(found, Guide):
+        raise TypeError(f"{name}'s guided game names no Guide: {found!r}")
+    return found
+
+
+# Every game whose registry entry has a guided game (its guide and its prepared deal).
+GUIDES: dict[str, Guide] = {
+    name: _guide(name) for name in game_names() if entry(name).tutorial is not None
+}
 APOKALYPSE_TOPICS = apokalypse.TOPICS
 APOKERLYPSE_TOPICS = apokerlypse.TOPICS
 
@@ -68,10 +82,12 @@ class Tutorial:
         return [HUMAN if seat == LEARNER else LEVEL for seat in range(self.players)]
 
 
-# Chosen by scripts/tutorial_seeds.py (see the module's docstring); change them only with it.
+# The prepared deals of the registry's entries, chosen by scripts/tutorial_seeds.py (see the
+# module's docstring).
 TUTORIALS: dict[str, Tutorial] = {
-    "apokalypse": Tutorial("apokalypse", 3, 1755),
-    "apokerlypse": Tutorial("apokerlypse", 2, 0, ("plain-content",)),
+    name: Tutorial(name, deal.players, deal.seed, deal.variants)
+    for name in game_names()
+    if (deal := entry(name).tutorial) is not None
 }
 
 
@@ -96,9 +112,10 @@ def tutorial_game(name: str, lang: str) -> NewGame:
 # --- the newcomer: the coach's preferences, for choosing and checking the deals ----------------
 
 
-def newcomer(game: str, obs: Mapping[str, Any], legal: Sequence[Parts], due: str | None) -> int:
+def newcomer(game: str, obs: Observation, legal: Sequence[Parts], due: str | None) -> int:
     """The index in ``legal`` of the move the coach suggests: ``due`` is the lesson the coach
-    shows now (its own suggestion goes first). The same preference as the browser's coach."""
+    shows now (its own suggestion goes first). The preference the server's coach suggests to the
+    learner (:mod:`.tutor`)."""
     rank = GUIDES[game].rank
     scores = [rank(obs, parts, due) for parts in legal]
     return scores.index(max(scores))  # the first of the best: ties go to the server's order
@@ -116,16 +133,16 @@ ANSWERED = frozenset(("decline", "allow"))  # a lone one is answered for the lea
 
 @dataclass
 class CoachModel:
-    """The browser's coach as it opens lessons (``web/src/tutorial/Coach.tsx``): the lesson shown
+    """The coach as it opens lessons (the server's, :mod:`.tutor`, runs this one): the lesson shown
     gives way to the next one due once the learner has decided with it open and moved on (not in
-    the middle of a several-step play); it is looked at whenever the learner's view changes."""
+    the middle of a several-step play); it is looked at in every state the game passes through."""
 
     guide: Guide
     topics: list[str] = field(default_factory=list)
     current: str | None = None
     decided_at: int | None = None
 
-    def look(self, obs: Mapping[str, Any], legal: Sequence[Parts], kinds: set[str]) -> None:
+    def look(self, obs: Observation, legal: Sequence[Parts], kinds: set[str]) -> None:
         answered = len(legal) == 1 and legal[0]["verb"] in ANSWERED
         deciding = bool(legal) and not answered
         read = self.current is None or (
@@ -146,7 +163,7 @@ class CoachModel:
 
 def walk(name: str, seed: int, players: int) -> Walk:
     """Play the deal of ``seed`` with :func:`newcomer` at the learner's seat, the lessons opening
-    as the browser's coach opens them (:class:`CoachModel`)."""
+    as the server's coach opens them (:class:`CoachModel`)."""
     game = get_game(name)
     tutorial = TUTORIALS.get(name)
     variants = list(tutorial.variants) if tutorial is not None else []

@@ -3,14 +3,13 @@ among the legal moves, and what the prepared deal must show."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from apokalypse.games.apokalypse.cards import deck_kinds, default_deck_text
 from apokalypse.games.apokalypse.observation import action_parts
 
-from .guide import Guide, Parts, Walk
+from .guide import Guide, Observation, Parts, Walk
 
 TOPICS = (
     "ethos",
@@ -26,7 +25,7 @@ TOPICS = (
 )
 
 
-def rank(obs: Mapping[str, Any], parts: Parts, due: str | None) -> int:
+def rank(obs: Observation, parts: Parts, due: str | None) -> int:
     me = obs["seat"]
     verb = parts["verb"]
     if verb == "play":
@@ -51,7 +50,7 @@ def rank(obs: Mapping[str, Any], parts: Parts, due: str | None) -> int:
     return 0  # pass, decline, give, steal: the first the server lists
 
 
-def _own_open(obs: Mapping[str, Any], row: str) -> bool:
+def _own_open(obs: Observation, row: str) -> bool:
     """Whether my own display has a populace without a card in ``row`` (Heaven: the good side)."""
     own = obs["displays"][obs["seat"]]
     if row == "heaven":
@@ -66,10 +65,8 @@ def _backs(back: str) -> frozenset[str]:
     return frozenset(code for code, kind in kinds.items() if kind.back == back)
 
 
-def due(
-    obs: Mapping[str, Any], legal: Sequence[Parts], kinds: set[str], seen: list[str]
-) -> list[str]:
-    """The topics that matter now (as the coach's lessons fire; see ``web/src/tutorial/``)."""
+def due(obs: Observation, legal: Sequence[Parts], kinds: set[str], seen: list[str]) -> list[str]:
+    """The topics that matter now (as the coach's lessons open: :mod:`.tutor`)."""
     me = obs["seat"]
     plays = {(p.get("use"), str(p.get("card", "")) in _backs("B")) for p in legal}
     own = obs["displays"][me]

@@ -3,12 +3,11 @@ preference among the legal moves, and what the prepared deal must show."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from apokalypse.games.apokerlypse.observation import action_parts
 
-from .guide import Guide, Parts, Walk
+from .guide import Guide, Observation, Parts, Walk
 
 TOPICS = ("chips", "discard", "stake", "participate", "scoring", "end")
 
@@ -16,7 +15,7 @@ TOPICS = ("chips", "discard", "stake", "participate", "scoring", "end")
 RANKS = "23456789TJQKA"
 
 
-def rank(obs: Mapping[str, Any], parts: Parts, due: str | None) -> int:
+def rank(obs: Observation, parts: Parts, due: str | None) -> int:
     verb = parts["verb"]
     if verb == "discard":  # the card that helps the hand least: unpaired, then the lowest
         hand = [str(code) for code in obs.get("hand", [])]
@@ -26,10 +25,8 @@ def rank(obs: Mapping[str, Any], parts: Parts, due: str | None) -> int:
     return {"pay": 3, "stand": 2, "allow": 1, "done": 1}.get(str(verb), 0)
 
 
-def due(
-    obs: Mapping[str, Any], legal: Sequence[Parts], kinds: set[str], seen: list[str]
-) -> list[str]:
-    """The topics that matter now (as the coach's lessons fire; see ``web/src/tutorial/``)."""
+def due(obs: Observation, legal: Sequence[Parts], kinds: set[str], seen: list[str]) -> list[str]:
+    """The topics that matter now (as the coach's lessons open: :mod:`.tutor`)."""
     decision = obs.get("decision")
     due = {
         "chips": True,

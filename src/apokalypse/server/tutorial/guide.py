@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-Parts = Mapping[str, Any]
-Observation = Mapping[str, Any]
+from apokalypse.engine.erased import Erased
+
+# An action's parts and the learner's observation, as the wire sends them: JSON whose shape is
+# the game's (each guide reads its own game's; the coach reads them for any game).
+Parts = Mapping[str, Erased]
+Observation = Mapping[str, Erased]
 
 
 @dataclass
@@ -29,12 +32,13 @@ class Walk:
 
 @dataclass(frozen=True)
 class Guide:
-    """One game's part of the guided game (the browser's coach is ``web/src/tutorial/``)."""
+    """One game's part of the guided game (the server's coach, :mod:`.tutor`, runs it for the
+    learner; the page, ``web/src/tutorial/``, shows what it is sent)."""
 
     topics: tuple[str, ...]
     # the topics that matter now: (observation, the learner's legal parts, event kinds, seen)
     due: Callable[[Observation, Sequence[Parts], set[str], list[str]], list[str]]
     # the coach's preference for one legal move: (observation, its parts, the lesson shown)
     rank: Callable[[Observation, Parts, str | None], int]
-    parts: Callable[[Any], Parts]  # an action's parts, as the wire sends them
+    parts: Callable[[Erased], Parts]  # an action's parts, as the wire sends them
     checks: Callable[[Walk], list[str]]  # what this game's deal lacks (none: a good deal)
