@@ -125,6 +125,16 @@ def free_port() -> int:
         return port
 
 
+def free_ports(count: int) -> list[int]:
+    """``count`` different free ports (a port just closed may be handed out again)."""
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    return ports
+
+
 def answers(url: str) -> bool:
     try:
         urllib.request.urlopen(f"{url}/api/games/none", timeout=1)
@@ -194,8 +204,9 @@ def server_process(
     prefix: str | None = None,
     extra: Sequence[str] = (),
     env: dict[str, str] | None = None,
+    port: int | None = None,
 ) -> Iterator[Started]:
-    port = free_port()
+    port = free_port() if port is None else port
     command = [str(apokalypse_program()), "serve", "--port", str(port)]
     command += ["--database-url", database_url]
     if redis_url is not None and prefix is not None:
@@ -225,6 +236,10 @@ def wait_ready(started: Sequence[Started]) -> None:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not answer within {START_SECONDS} s")
             time.sleep(0.1)
+    for server in started:  # answered, but by itself? (another process may hold its port)
+        if server.process.poll() is not None:
+            log = server.log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"the server ended, another answers at {server.url}: {log}")
 
 
 @contextlib.contextmanager
@@ -249,9 +264,9 @@ def servers(options: LoadOptions, extra: dict[str, str] | None = None) -> Iterat
             prefix = f"apokalypse-load:{secrets.token_hex(6)}:"
             started = [
                 stack.enter_context(
-                    server_process(database, log, options.redis_url, prefix, flags, env)
+                    server_process(database, log, options.redis_url, prefix, flags, env, port)
                 )
-                for log in logs
+                for log, port in zip(logs, free_ports(len(logs)), strict=True)
             ]
         else:
             database = f"sqlite:///{Path(folder, 'load.sqlite3')}"
@@ -278,10 +293,7 @@ def behind_proxy(targets: Sequence[Target], each: bool = False) -> Iterator[list
             reached = []
             for group in [[t] for t in targets] if each else [list(targets)]:
                 upstreams = [t.url.removeprefix("http://") for t in group]
-                https = free_port()
-                http = free_port()
-                while http == https:  # a port just closed may be handed out again
-                    http = free_port()
+                https, http = free_ports(2)
                 proxy = stack.enter_context(
                     nginx(upstreams, "127.0.0.1", https, http, cert, key, "127.0.0.1")
                 )

@@ -170,23 +170,30 @@ class Store:
         with them, the entries after ``after`` (the last one the caller folded; None: not
         wanted) that others made. An action for a move already taken raises
         :class:`StaleAction` and writes nothing. ``most``: the lines of talk each channel may
-        hold; a line beyond is not written (:attr:`Written.mine` is empty)."""
-        known = after
+        hold; a line beyond is not written (:attr:`Written.mine` is empty).
+
+        Optimistic: the entries are written in the places after ``after`` at once, one INSERT
+        as a rule. The log's places are dense (1, 2, … with no gap), so others wrote since
+        exactly when the first of those places is taken: then, and only then, what they wrote
+        is read (the news) and the entries go after it, this time with the game's row locked
+        (PostgreSQL), so that writers who met take turns instead of meeting again."""
+        known, news = after, list[Logged]()
         for attempt in range(WRITE_TRIES):
             try:
                 with self._writing(), Session(self.engine) as session, session.begin():
-                    if self.engine.dialect.name == "postgresql":
-                        # Writers of one game take turns (the row's lock, until this commits):
-                        # a second one reads the first one's entries and writes after them.
-                        session.get(GameRow, game_id, with_for_update=True)
-                    news = [] if known is None else self._read(session, game_id, known)
+                    if attempt and self.engine.dialect.name == "postgresql":
+                        # FOR NO KEY UPDATE: writers that met take turns, while an INSERT's
+                        # foreign-key check (FOR KEY SHARE) is never held up by it.
+                        session.get(GameRow, game_id, with_for_update={"key_share": True})
                     if known is None:
                         last = session.scalar(
                             select(func.max(EntryRow.n)).where(EntryRow.game_id == game_id)
                         )
                         known = last or 0
-                    elif news:
-                        known = news[-1].n
+                    elif attempt:  # our place was taken: what took it, and any after, is news
+                        later = self._read(session, game_id, known)
+                        news += later
+                        known = later[-1].n if later else known
                     if most is not None and self._full(session, game_id, entries, most):
                         return Written(news, [])
                     mine = self._append(session, game_id, known, entries)
@@ -195,10 +202,10 @@ class Store:
                 taken = self._taken(game_id, entries)
                 if taken is not None:
                     raise StaleAction(taken) from None
-                known = after  # another writer took our place: read again from ours
-                # Only SQLite files shared by several processes get here (they have no row
-                # locks): a short, growing, random pause lets the other writer finish.
-                time.sleep(random.uniform(0, 0.002) * (attempt + 1))
+                if self.engine.dialect.name == "sqlite":
+                    # An SQLite file written by several processes has no row locks: a short,
+                    # growing, random pause lets the other writer finish.
+                    time.sleep(random.uniform(0, 0.002) * (attempt + 1))
         raise StoreError(f"game {game_id!r}: its log is too busy to take an entry")
 
     def _append(
