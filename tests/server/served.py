@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 import httpx
 from websockets.sync.client import ClientConnection
 
+from apokalypse.bench.load import answered_for_me
+
 # Every receive and request: a healthy server answers in milliseconds, and a machine that the
 # whole suite and more keep busy in seconds; the deadline is for a server that never answers.
 TIMEOUT = 30.0
@@ -129,13 +131,18 @@ def keys(value: object) -> set[str]:
 
 
 def play(ws: ClientConnection, state: dict[str, Any], n: int, seen: list[dict[str, Any]]) -> Any:
-    """Play ``n`` legal actions, plays before passes (or until the game ends); the last state."""
+    """Play ``n`` legal actions, plays before passes (or until the game ends); the last state.
+    A question the server answers for the seat (a defence it cannot make) is left to it: an
+    answer sent too would race the server's, and be refused when it came second."""
     for _ in range(n):
         if not state["legal"]:
             break
+        move = state["observation"]["move"]
+        if answered_for_me(state):  # left to the server, as the page leaves it: no race
+            state = decision(ws, seen, answer(ws, seen, move))
+            continue
         legal = [a["text"] for a in state["legal"]]
         action = next((a for a in legal if a != "pass"), "pass")
-        move = state["observation"]["move"]
         ws.send(json.dumps({"action": action, "move": move}))
         state = decision(ws, seen, answer(ws, seen, move))
     return state
