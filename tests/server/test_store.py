@@ -11,6 +11,7 @@ import pytest
 from apokalypse.engine.record import GameRecord, replay
 from apokalypse.engine.registry import get_game
 from apokalypse.engine.rng import Rng
+from apokalypse.server.entries import Acted
 from apokalypse.server.store import StaleAction, Store, StoreError
 
 from .databases import fresh_schema
@@ -35,7 +36,9 @@ def test_a_game_stored_action_by_action_resumes_exactly_after_a_restart(url: str
     while not state.is_over:
         action = rng.choice(list(state.legal_actions()))
         digest.add(state.apply(action))
-        store.append(game_id, state.move, str(action), state.observation(None)["move"])
+        store.write(
+            game_id, None, [Acted(state.move, str(action), state.observation(None)["move"])]
+        )
         if state.move == 40:  # the server restarts mid-game: a new store, same database
             store.engine.dispose()
             store = Store.open(url)
@@ -57,9 +60,9 @@ def test_a_game_stored_action_by_action_resumes_exactly_after_a_restart(url: str
 def test_a_second_action_for_the_same_move_is_refused(url: str):
     store = Store.open(url)
     game_id = store.create(new_record("apokalypse", 4, 1))
-    store.append(game_id, 1, "pass", 1)
+    store.write(game_id, None, [Acted(1, "pass", 1)])
     with pytest.raises(StaleAction, match="move 1"):
-        store.append(game_id, 1, "play m/hp good", 1)
+        store.write(game_id, None, [Acted(1, "play m/hp good", 1)])
     assert store.load(game_id).actions == ["pass"]
 
 
@@ -68,7 +71,7 @@ def test_an_unknown_game_is_a_clear_error(url: str):
     with pytest.raises(StoreError, match="no game 'nope'"):
         store.load("nope")
     with pytest.raises(StoreError, match="no game 'nope'"):
-        store.append("nope", 1, "pass", 1)
+        store.write("nope", None, [Acted(1, "pass", 1)])
 
 
 def test_migrating_twice_changes_nothing_and_lists_games_oldest_first(url: str):

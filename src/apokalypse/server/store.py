@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import Enum
 
 from sqlalchemy import (
     String,
@@ -81,16 +80,6 @@ def _header(row: GameRow) -> GameRecord:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-class Keep(Enum):
-    """A stored value left as it is (a turn-based game's deadline, where the game has none)."""
-
-    KEEP = "keep"
-
-
-KEEP = Keep.KEEP
-Deadline = datetime | None | Keep  # a turn-based game's new deadline (None: nobody's timed)
 
 
 def _utc(moment: datetime) -> datetime:
@@ -254,19 +243,6 @@ class Store:
                 select(EntryRow.move).where(EntryRow.game_id == game_id, EntryRow.move.in_(moves))
             ).first()
         return None if taken is None else f"move {taken} of game {game_id!r} is already taken"
-
-    def append(
-        self, game_id: str, move: int, text: str, shown: int, deadline: Deadline = KEEP
-    ) -> None:
-        """Record the action that made ``move`` (the number of actions applied, this one
-        included), and ``shown``, the move everybody is shown after it (frozen in a window);
-        in a turn-based game, its new ``deadline`` in the same transaction. A second action
-        for the same move raises :class:`StaleAction`. (A game in play writes through
-        :meth:`write`, which also hands back what others wrote.)"""
-        entries: list[Entry] = [Acted(move, text, shown)]
-        if deadline is not KEEP:
-            entries.append(Due(deadline))
-        self.write(game_id, None, entries)
 
     def finish(self, game_id: str, result: dict[str, object]) -> None:
         with self._writing(), Session(self.engine) as session, session.begin():
