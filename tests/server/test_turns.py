@@ -26,9 +26,9 @@ from websockets.sync.client import ClientConnection, connect
 from apokalypse.engine.record import GameRecord
 from apokalypse.engine.registry import get_game
 from apokalypse.server.awaited import MAX_SEATS
-from apokalypse.server.days import META
 from apokalypse.server.making import NewGame, computer_players, create
 from apokalypse.server.settings import Settings
+from apokalypse.server.setup import TURN_BASED
 from apokalypse.server.store import Store
 from apokalypse.server.tokens import hash_token
 
@@ -483,7 +483,7 @@ def test_a_turn_based_game_goes_on_after_a_start_with_nobody_there(tmp_path: Pat
         "seats": kinds,
         "token_sha256": [hash_token("the person's key"), None],
         "lang": "en",
-        META: {"seconds": 24 * 3600.0},
+        TURN_BASED: {"seconds": 24 * 3600.0},
     }
     record = GameRecord(game.name, game.version, config.to_json(), seed, meta=meta)
     state = game.new_game(config, seed)

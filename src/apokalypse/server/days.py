@@ -23,12 +23,10 @@ from datetime import UTC, datetime, timedelta
 from apokalypse.wire.seat import ClockReading
 
 from .clock import At
-from .setup import TURN_BASED
 
 HOUR = 3600.0
 SHORTEST = HOUR  # the least a turn-based game gives each decision …
 LONGEST = 14 * 24 * HOUR  # … and the most: two weeks
-META = TURN_BASED  # the record's meta key: {"seconds": per decision}
 
 Now = Callable[[], datetime]  # the time, in UTC
 

@@ -30,7 +30,6 @@ from apokalypse.wire.seat import Summary
 from .actor import Actor
 from .computers import ComputerPool
 from .connection import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_LATER, Connection, shut
-from .days import META as DAYS_META
 from .days import Now
 from .fanout import Fanout
 from .games import LiveGame
@@ -43,6 +42,7 @@ from .refusals import message
 from .room import STAND_BY, Closed, Room
 from .services import Services
 from .settings import Settings
+from .setup import TURN_BASED
 from .store import Store, StoreError
 
 REAP_EVERY = 5.0  # seconds between looks for games nobody needs in memory
@@ -283,7 +283,7 @@ class Hub:
         people are away for days. Those that need nothing leave memory again when idle."""
         limit = max(1, self.settings.max_games // 2)
         resumed = 0
-        for game_id in await asyncio.to_thread(self.store.running_with, DAYS_META, limit):
+        for game_id in await asyncio.to_thread(self.store.running_with, TURN_BASED, limit):
             try:
                 await self.room(game_id)
             except (StoreError, Full):  # gone, or memory full: opened later by its people
