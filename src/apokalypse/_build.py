@@ -46,7 +46,7 @@ MODES = ("auto", "pure", "compiled")
 # - ``forecast.py``: its dataclasses are the wire schema's Forecast; compiled, their annotations
 #   read as erased runtime types (``tuple[int, int]`` as ``type``), which pydantic cannot describe.
 ENGINE_COMPILED = ("engine/rng.py", "engine/events.py")
-LEFT_OUT = ("__init__.py", "config.py", "observation.py", "forecast.py")
+LEFT_OUT = ("__init__.py", "config.py", "observation.py", "forecast.py", "events.py")
 # What compiled code depends on: the compiled sources and every module they can import (the
 # rules import only engine/). A change to any of these makes the build stale.
 HASHED_DIRS = ("engine", "games")

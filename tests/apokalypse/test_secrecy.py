@@ -4,8 +4,8 @@ differs between two worlds they cannot tell apart (R-INFO-2/3, D-INFO-1).
 The twin-world test plays random Apokalypse games; wherever the player on turn holds two B cards,
 it builds two worlds that differ only in which of them is laid face down as a populace (another
 code, or another physical copy of the same code), and checks that every other player's
-observation, event views and terminal screen are identical in both, after the populace and after
-the evil deed that follows it.
+observation, event views and terminal log lines are identical in both (the terminal's board is a
+function of the observation), after the populace and after the evil deed that follows it.
 """
 
 from __future__ import annotations
@@ -25,20 +25,24 @@ from apokalypse.games.apokalypse.pending import Turn
 GAMES = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _screen(s: State, viewer: int | None, events: list[Event]) -> str:
-    """What the terminal shows ``viewer``: the board and the log lines of ``events``."""
+def _log(s: State, viewer: int | None, events: list[Event]) -> str:
+    """The log lines the terminal shows ``viewer`` for ``events``: its adapter is handed the raw
+    events, secrets and all, and picks the viewer's views itself."""
     ui = make_ui("apokalypse", s.config.to_json(), "en")
     names = [f"p{q + 1}" for q in range(s.n)]
     console = Console(record=True, width=100, color_system=None)
-    console.print(ui.board(s.observation(viewer), names))
     for line in ui.render_events(events, viewer, names):
         console.print(line)
     return console.export_text()
 
 
 def _view(s: State, viewer: int | None, events: list[Event]) -> tuple[Any, ...]:
+    """What ``viewer`` is shown: the observation, the event views and the terminal's log lines.
+    The terminal's board is drawn from the observation alone (``ui.board(observation, names)``),
+    so equal observations draw equal boards; ``test_the_board_is_drawn_from_the_observation``
+    checks that once, rather than drawing a thousand boards here."""
     views = [e.view(viewer) for e in events]
-    return s.observation(viewer), views, _screen(s, viewer, events)
+    return s.observation(viewer), views, _log(s, viewer, events)
 
 
 def _twins(s: State, player: int, first: int, second: int) -> list[tuple[State, list[Event]]]:
@@ -83,3 +87,29 @@ def test_r_info_2_which_b_card_went_face_down_never_shows_to_the_others(n, seed)
                 compared += 1
         legal = s.legal_actions()
         s.apply(legal[rng.below(len(legal))])
+
+
+def _board(s: State, viewer: int | None) -> str:
+    ui = make_ui("apokalypse", s.config.to_json(), "en")
+    console = Console(record=True, width=100, color_system=None)
+    console.print(ui.board(s.observation(viewer), [f"p{q + 1}" for q in range(s.n)]))
+    return console.export_text()
+
+
+def test_the_board_is_drawn_from_the_observation():
+    """The terminal's board shows the others the same in two worlds that differ only in which B
+    card went face down: it is drawn from the observation (the twin test above compares those)."""
+    rng = Rng(7)
+    s = GAME.new_game(Config(players=4), 7)
+    while True:
+        player = s.to_act
+        b_cards = [i for i, c in enumerate(s.hands[player]) if s.table.kind[c].back == "B"]
+        if type(s.pending) is Turn and len(b_cards) >= 2 and s.round > 1:
+            break
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+    (a, _), (b, _) = _twins(s, player, b_cards[0], b_cards[1])
+    assert a.hands[player] != b.hands[player]  # the worlds do differ
+    for q in [None, *(q for q in range(4) if q != player)]:
+        assert _board(a, q) == _board(b, q), f"seen by {q}"
+    assert _board(a, player) != _board(b, player)  # the player sees its own card's front

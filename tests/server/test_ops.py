@@ -29,7 +29,8 @@ from apokalypse.engine.errors import ConfigError
 from apokalypse.server import ops, reach
 from apokalypse.server.app import create_app
 from apokalypse.server.logs import redact
-from apokalypse.server.serving import GRACEFUL_SECONDS, serve_options
+from apokalypse.server.options import serve_options
+from apokalypse.server.serving import GRACEFUL_SECONDS
 from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
 from tests.helpers import cli, create, one_line_error

@@ -5,7 +5,10 @@ import type * as A from "./wire/apokalypse";
 import type * as K from "./wire/apokerlypse";
 
 export type Lang = "en" | "de";
-export type EventMessage = A.EventMessage;
+/** A player's view of one event, of either game: one union told apart by `kind` (each kind's `args` typed). */
+export type EventMessage = A.Event | K.Event;
+export type ApokalypseEvent = A.Event;
+export type ApokerlypseEvent = K.Event;
 export type ApokalypseObservation = A.Observation;
 export type ApokerlypseObservation = K.Observation;
 /** A poker hand's category (K-SCORE-2), as a revealed hand's score names it. */

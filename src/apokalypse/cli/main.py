@@ -615,8 +615,7 @@ def serve(
 ) -> None:
     """Run the online game server (HTTP and WebSocket) until interrupted (Ctrl-C or SIGTERM:
     a graceful stop)."""
-    from apokalypse.server.app import run_server
-    from apokalypse.server.serving import serve_options
+    from apokalypse.server.options import serve_options
 
     def run() -> None:
         settings, listen = serve_options(
@@ -638,6 +637,9 @@ def serve(
             coach_iterations=coach_iterations,
             coach_seconds=coach_seconds,
         )
+        # Only now: the server's own imports take seconds, and a wrong option is told at once.
+        from apokalypse.server.app import run_server
+
         run_server(
             host, port, database_url, redis_url, channel_prefix, settings=settings, listen=listen
         )

@@ -64,10 +64,11 @@ from .limits import Allowance, client_host
 from .making import NewGame, create, new_game
 from .metrics import Metrics
 from .ops import add_ops
+from .options import Listen
 from .pages import add_pages
 from .refusals import message
 from .replays import add_replays
-from .serving import Listen, serve, start_metrics
+from .serving import serve, start_metrics
 from .settings import Settings
 from .store import Store, StoreError
 from .tutorial import tutorial_game

@@ -30,7 +30,8 @@ versioned JSON Schema made from the games' own types (never written twice by han
 
 ``schema(game)`` is the whole format of one game; ``python -m apokalypse.wire DIR`` writes every
 game's into ``DIR/<game>.schema.json`` (the repository keeps them in ``schema/``, and a test
-checks they are current). ``check_observation`` validates one observation against its type.
+checks they are current). ``check_observation`` validates one observation against its type,
+``check_event`` one event's view against its kind's.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.json_schema import JsonSchemaMode, JsonSchemaValue
@@ -52,6 +53,7 @@ from apokalypse.engine.registry import game_names, part
 from apokalypse.i18n.rulebook import Rulebook
 from apokalypse.i18n.texts import Texts
 
+from . import seat
 from .coach import AdviceMessage as AdviceMessage
 from .coach import AdviseMessage as AdviseMessage
 from .coach import CoachMessage as CoachMessage
@@ -185,10 +187,25 @@ def _adapter(game: str) -> TypeAdapter[Mapping[str, object]]:
 
 @cache
 def state_adapter(game: str) -> TypeAdapter[WireState]:
-    """The game's state message type, for validating what the server sends."""
+    """The writer of the game's state messages: the server's (``connection.Made``) and the
+    replays'. It writes each event as the mapping it is. What each kind holds is the game's
+    event union (the schema, :func:`server_adapter`, :func:`check_event`), which the tests hold
+    every sent event to; writing the events through its member types took three times as long.
+    """
+    parts = get_args(views(game).StateMessage)
+    # The game's own state message with plain events: a type made at run time (see below).
+    written: object = seat.StateMessage[parts[0], parts[1], parts[2], parts[3], EventMessage]  # type: ignore[valid-type]
     with warnings.catch_warnings(action="ignore", category=UserWarning):
         # pydantic says it does not keep ReadOnly items from being changed: nor need it, a
         # message is made once and sent (seat.StateMessage).
+        adapter: TypeAdapter[WireState] = TypeAdapter(written)  # type: ignore[arg-type]
+    return adapter
+
+
+@cache
+def _typed_state(game: str) -> TypeAdapter[WireState]:
+    """The game's state message with its event union: the schema's."""
+    with warnings.catch_warnings(action="ignore", category=UserWarning):  # ReadOnly, as above
         adapter: TypeAdapter[WireState] = TypeAdapter(views(game).StateMessage)
     return adapter
 
@@ -220,10 +237,10 @@ def schema(game: str) -> JsonSchemaValue:
     refs, top = TypeAdapter.json_schemas(
         [  # the schema's parts, each of its own type
             ("observation", mode, _adapter(game)),
-            ("event", mode, TypeAdapter(EventMessage)),
+            ("event", mode, _events(game)),
             ("action", mode, TypeAdapter(ActionMessage)),
             ("client", mode, _client),
-            ("state", mode, state_adapter(game)),
+            ("state", mode, _typed_state(game)),
             ("refused", mode, TypeAdapter(RefusedMessage)),
             ("why", mode, TypeAdapter(WhyAnswer)),
             ("talk", mode, TypeAdapter(TalkMessage)),
@@ -247,7 +264,39 @@ def schema(game: str) -> JsonSchemaValue:
     renamed: JsonSchemaValue = json.loads(text)
     renamed["$defs"]["StateMessage"] = renamed["$defs"].pop(concrete)
     renamed["$defs"]["StateMessage"]["title"] = "StateMessage"
+    return _name_events(renamed)
+
+
+def _name_events(document: JsonSchemaValue) -> JsonSchemaValue:
+    """Each kind of event (seat.Told made concrete, which pydantic names after its parameters)
+    named after its kind: ``game-over``'s is ``GameOverEvent``."""
+    names: dict[str, str] = {}
+    for name, definition in document["$defs"].items():
+        if name.startswith("Told_"):
+            kind = definition["properties"]["kind"]["const"]
+            names[name] = "".join(part.title() for part in kind.split("-")) + "Event"
+    text = json.dumps(document)
+    for old, new in names.items():
+        text = text.replace(f'"#/$defs/{old}"', f'"#/$defs/{new}"')
+    renamed: JsonSchemaValue = json.loads(text)
+    for old, new in names.items():
+        renamed["$defs"][new] = renamed["$defs"].pop(old)
+        renamed["$defs"][new]["title"] = new
+    # The union itself, once: the top-level ``event`` and the state message's events name it.
+    union = renamed["properties"]["event"]
+    renamed["$defs"]["Event"] = {**union, "title": "Event"}
+    renamed["properties"]["event"] = {"$ref": "#/$defs/Event"}
+    events = renamed["$defs"]["StateMessage"]["properties"]["events"]
+    events["items"] = {"$ref": "#/$defs/Event"}
     return renamed
+
+
+@cache
+def _events(game: str) -> TypeAdapter[EventMessage]:
+    """The game's events: one union told apart by ``kind`` (``wire/<game>.py``'s ``Event``)."""
+    with warnings.catch_warnings(action="ignore", category=UserWarning):  # ReadOnly, as above
+        adapter: TypeAdapter[EventMessage] = TypeAdapter(views(game).Event)
+    return adapter
 
 
 def schema_text(game: str) -> str:
@@ -262,6 +311,18 @@ def check_observation(game: str, observation: object) -> None:
     if validated != json.loads(text):  # a TypedDict drops keys it does not declare
         extra = set(json.loads(text)) - set(validated)
         raise ValueError(f"{game} observation has undeclared keys {sorted(extra)}")
+
+
+def check_event(game: str, view: object) -> None:
+    """Raise :class:`pydantic.ValidationError` unless ``view`` (an event's view, as the wire
+    carries it) is exactly of its kind's type in the game's event union: a kind the union names,
+    no missing or extra argument, no other type."""
+    text = json.dumps(view)
+    validated = _events(game).validate_json(text, strict=True)
+    sent = json.loads(text)
+    if validated["args"] != sent["args"]:  # a TypedDict drops keys it does not declare
+        extra = sorted(set(sent["args"]) - set(validated["args"]))
+        raise ValueError(f"{game} event {sent['kind']!r} has undeclared arguments {extra}")
 
 
 def write_schemas(folder: Path) -> list[Path]:

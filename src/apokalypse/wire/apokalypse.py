@@ -13,17 +13,25 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from apokalypse.games.apokalypse import Action, Forecast, Observation
+from apokalypse.games.apokalypse import events as e
 from apokalypse.games.apokalypse.observation import ActionParts, action_parts
 from apokalypse.i18n.apokalypse.texts import CardFacts, Texts
 
 from . import seat
 
-StateMessage = seat.StateMessage[Observation, ActionParts, Forecast | None, CardFacts]
-SeatViews = seat.GameViews[Action, Observation, ActionParts, Forecast | None, CardFacts]
+# The game's events, told apart by their kind (games/apokalypse/events.py).
+Event = Annotated[e.Event, Field(discriminator="kind")]
+
+StateMessage = seat.StateMessage[Observation, ActionParts, Forecast | None, CardFacts, Event]
+SeatViews = seat.GameViews[Action, Observation, ActionParts, Forecast | None, CardFacts, Event]
 
 
 def seat_views(texts: Texts) -> seat.SeatViews:
     """What any viewer of a game with these texts (its deck, its language) is sent."""
-    views: SeatViews = seat.GameViews(texts, action_parts, texts.forecast, texts.cards)
+    views: SeatViews = seat.GameViews(texts, action_parts, texts.forecast, texts.cards, e.told)
     return views  # the server takes it as any game's (mypy checks that it is)

@@ -11,17 +11,25 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from apokalypse.games.apokerlypse import Action, Observation
+from apokalypse.games.apokerlypse import events as e
 from apokalypse.games.apokerlypse.observation import ActionParts, action_parts
 from apokalypse.i18n.apokerlypse.texts import CardFacts, Texts
 
 from . import seat
 
-StateMessage = seat.StateMessage[Observation, ActionParts, None, CardFacts]
-SeatViews = seat.GameViews[Action, Observation, ActionParts, None, CardFacts]
+# The game's events, told apart by their kind (games/apokerlypse/events.py).
+Event = Annotated[e.Event, Field(discriminator="kind")]
+
+StateMessage = seat.StateMessage[Observation, ActionParts, None, CardFacts, Event]
+SeatViews = seat.GameViews[Action, Observation, ActionParts, None, CardFacts, Event]
 
 
 def seat_views(texts: Texts) -> seat.SeatViews:
     """What any viewer of a game with these texts (its content, its language) is sent."""
-    views: SeatViews = seat.GameViews(texts, action_parts, texts.forecast, texts.cards)
+    views: SeatViews = seat.GameViews(texts, action_parts, texts.forecast, texts.cards, e.told)
     return views  # the server takes it as any game's (mypy checks that it is)

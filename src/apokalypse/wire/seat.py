@@ -37,14 +37,16 @@ O = TypeVar("O", bound=Mapping[str, object])  # the game's observation  # noqa: 
 L = TypeVar("L", bound=Mapping[str, object])  # the game's legal action with its parts
 F = TypeVar("F")  # the game's forecast (None for a game without one)
 C = TypeVar("C", bound=Mapping[str, object])  # the game's card facts
+E = TypeVar("E", bound="EventMessage")  # the game's events: a union of Told, one per kind
 
 
 class EventMessage(TypedDict):
-    """A player's view of one event (:meth:`apokalypse.engine.events.EventView.to_json`)."""
+    """A player's view of one event (:meth:`apokalypse.engine.events.EventView.to_json`), of
+    any game (each game's ``events`` module types every kind's arguments: ``Told``)."""
 
-    kind: str
-    args: dict[str, object]
-    seen: bool  # True when args include the event's secret part (this player may know it)
+    kind: ReadOnly[str]
+    args: ReadOnly[Mapping[str, object]]
+    seen: ReadOnly[bool]  # True when args include the event's secret part (this player may know it)
 
 
 class SeatKind(TypedDict):
@@ -154,7 +156,7 @@ class Rematch(TypedDict):
     id: str  # the new game: the same invite key opens the same seat there
 
 
-class StateMessage(TypedDict, Generic[O, L, F, C]):
+class StateMessage(TypedDict, Generic[O, L, F, C, E]):
     """A seat's (or a spectator's) view, sent when it changed. Made once and never changed
     (``ReadOnly``: a game's message is then also a message of any game, for the server)."""
 
@@ -164,7 +166,9 @@ class StateMessage(TypedDict, Generic[O, L, F, C]):
     names: list[str]  # each seat's name as this viewer reads it
     seats: list[SeatStatus]
     observation: ReadOnly[O]
-    events: list[EventMessage]  # since the connection's last message, in its view
+    # Since the connection's last message, in its view. A tuple, not a Sequence: pydantic writes
+    # a Sequence three times slower, and a message is written once per push for every viewer.
+    events: ReadOnly[tuple[E, ...]]
     legal: ReadOnly[Sequence[L]]  # the actions this viewer may send now: notation and parts
     text: Sentences
     cards: ReadOnly[Mapping[str, C] | None]  # in a connection's first message, else None
@@ -239,7 +243,8 @@ def state_message(
     legal: Callable[[A], L],
     forecast: F,
     cards: Mapping[str, C] | None,
-) -> StateMessage[O, L, F, C]:
+    told: Callable[[EventView], E],
+) -> StateMessage[O, L, F, C, E]:
     """The state message of ``seat`` (None: a spectator) with ``events``, the news since its
     last message. Only views leave: ``event.view(seat)``, the viewer's observation, the legal
     actions only of the seat to act, sentences rendered from those alone."""
@@ -250,7 +255,7 @@ def state_message(
     views: list[EventView] = [event.view(seat) for event in events]
     names = seat_names(len(table.kinds), seat, table.lang, table.names, table.kinds)
     lines = texts.render_indexed(views, names)
-    message: StateMessage[O, L, F, C] = {
+    message: StateMessage[O, L, F, C, E] = {
         "type": "state",
         "wire": WIRE_VERSION,
         "seat": seat,
@@ -266,7 +271,7 @@ def state_message(
             for q, kind in enumerate(table.kinds)
         ],
         "observation": observation,
-        "events": [_event(view) for view in views],
+        "events": tuple(told(view) for view in views),
         "legal": [legal(action) for action in actions],
         "text": {
             "log": [line for _, line in lines],
@@ -303,10 +308,6 @@ def coach_view(table: Table, seat: int | None) -> CoachView | None:
     }
 
 
-def _event(view: EventView) -> EventMessage:
-    return {"kind": view.kind, "args": dict(view.args), "seen": view.seen}
-
-
 class LegalAction(TypedDict):
     """What every game's legal action holds (each game's ``ActionParts`` has its parts too)."""
 
@@ -315,7 +316,9 @@ class LegalAction(TypedDict):
 
 
 # What the server sends, for any game: each game's own file types it exactly.
-WireState = StateMessage[Mapping[str, object], LegalAction, object, Mapping[str, object]]
+WireState = StateMessage[
+    Mapping[str, object], LegalAction, object, Mapping[str, object], EventMessage
+]
 
 
 class SeatViews(Protocol):
@@ -331,7 +334,7 @@ class SeatViews(Protocol):
     ) -> WireState: ...
 
 
-class GameViews(Generic[A, O, L, F, C]):
+class GameViews(Generic[A, O, L, F, C, E]):
     """The state messages of one game in progress, for any viewer: ``wire/<game>.py`` makes it
     from the game's texts and names its parts (``legal``: an action with its parts;
     ``forecast``: what the board shows beside the public observation; ``cards``: the card
@@ -343,8 +346,10 @@ class GameViews(Generic[A, O, L, F, C]):
         legal: Callable[[A], L],
         forecast: Callable[[O], F],
         cards: Callable[[], Mapping[str, C]],
+        told: Callable[[EventView], E],
     ) -> None:
         self.texts, self.legal, self._forecast_of, self.cards = texts, legal, forecast, cards
+        self.told = told
         self._forecast: tuple[int, F] | None = None
 
     def forecast(self, state: GameState[A, O]) -> F:
@@ -362,18 +367,20 @@ class GameViews(Generic[A, O, L, F, C]):
         events: Sequence[Event],
         table: Table,
         first: bool,
-    ) -> StateMessage[O, L, F, C]:
+    ) -> StateMessage[O, L, F, C, E]:
         """The state message of ``viewer`` with ``events``, the news since its last message
         (``first``: a connection's first message, with the card facts)."""
         cards = self.cards() if first else None
         forecast = self.forecast(state)
-        return state_message(state, viewer, events, self.texts, table, self.legal, forecast, cards)
+        return state_message(
+            state, viewer, events, self.texts, table, self.legal, forecast, cards, self.told
+        )
 
 
 Stable = tuple[object, ...]
 
 
-def stable(message: StateMessage[O, L, F, C]) -> Stable:
+def stable(message: StateMessage[O, L, F, C, E]) -> Stable:
     """What a message says apart from its news and the passing of time: two messages of a
     connection with the same form and no events in the second say the same, and the second is
     not sent (each message sent is news, so one that is not would tell the viewer that

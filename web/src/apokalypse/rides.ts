@@ -22,39 +22,33 @@ export interface Ride {
   over: boolean;
 }
 
-function side(value: unknown): RideSide {
-  const [populaces = 0, protection = 0, passed = 0, dead = 0] = Array.isArray(value) ? (value as number[]) : [];
+function side([populaces = 0, protection = 0, passed = 0, dead = 0]: readonly number[]): RideSide {
   return { populaces, protection, passed, dead };
-}
-
-function int(value: unknown, fallback = 0): number {
-  return typeof value === "number" ? value : fallback;
 }
 
 export function readRides(events: readonly EventMessage[]): Ride[] {
   const rides: Ride[] = [];
   let ride: Ride | null = null;
   for (const [index, event] of events.entries()) {
-    const args = event.args as Record<string, unknown>;
     if (event.kind === "ride") {
-      ride = { index, number: int(args.number, 1), sides: [], scores: [], cardTo: [], sealsTo: [], sealPopulaces: 0, over: false };
+      ride = { index, number: event.args.number, sides: [], scores: [], cardTo: [], sealsTo: [], sealPopulaces: 0, over: false };
       rides.push(ride);
       continue;
     }
     if (ride === null) continue;
     switch (event.kind) {
       case "shelter":
-        ride.sides[int(args.seat)] = { good: side(args.good), evil: side(args.evil) };
+        ride.sides[event.args.seat] = { good: side(event.args.good), evil: side(event.args.evil) };
         break;
       case "reckoning":
-        ride.scores = Array.isArray(args.scores) ? (args.scores as number[]) : [];
+        ride.scores = event.args.scores;
         break;
       case "horseman-card":
-        ride.cardTo.push(int(args.seat));
+        ride.cardTo.push(event.args.seat);
         break;
       case "seal-award":
-        ride.sealsTo = Array.isArray(args.seats) ? (args.seats as number[]) : [];
-        ride.sealPopulaces = int(args.populaces);
+        ride.sealsTo = event.args.seats;
+        ride.sealPopulaces = event.args.populaces;
         break;
       case "game-over":
         ride.over = true;

@@ -10,16 +10,6 @@ import type { CardFacts, EventMessage, Observation } from "../protocol";
 const SIDES = ["good", "evil"] as const;
 const PLANES = ["heaven", "earth", "nether"] as const;
 
-type Args = Record<string, unknown>;
-
-function int(value: unknown): number | null {
-  return typeof value === "number" && Number.isInteger(value) ? value : null;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
-}
-
 const esc = (text: string): string => text.replace(/["\\]/g, "\\$&");
 
 const place = (seat: number, side: number, plane: number, pos: number): string =>
@@ -38,81 +28,88 @@ function outermost(obs: Observation, seat: number, side: number): string | null 
 
 /** The elements ``event`` changed, as selectors on the page (some may no longer exist). */
 export function marksOf(event: EventMessage, me: number | null, obs: Observation): string[] {
-  const a = event.args as Args;
-  const seat = int(a.seat);
-  const side = int(a.side);
-  const plane = int(a.plane);
-  const pos = int(a.pos);
-  const actor = int(a.actor);
-  const target = int(a.target);
-  const card = str(a.card);
   const marks: string[] = [];
-  const mine = (q: number | null) => q !== null && q === me;
+  const mine = (q: number) => q === me;
   switch (event.kind) {
     // Apokalypse
     case "place":
     case "replace":
-    case "seal-place":
-      if (seat !== null && side !== null && plane !== null && pos !== null) marks.push(place(seat, side, plane, pos));
+    case "seal-place": {
+      const { seat, side, plane, pos } = event.args;
+      marks.push(place(seat, side, plane, pos));
       break;
+    }
     case "neutralise":
-    case "seal-neutralise":
-      if (seat !== null && side !== null && plane !== null) marks.push(row(seat, side, plane), display(seat));
+    case "seal-neutralise": {
+      const { seat, side, plane } = event.args;
+      marks.push(row(seat, side, plane), display(seat));
       break;
+    }
     case "populace":
     case "person":
-    case "attack":
-      if (seat !== null && side !== null) marks.push(outermost(obs, seat, side) ?? display(seat));
+    case "attack": {
+      const { seat, side } = event.args;
+      marks.push(outermost(obs, seat, side) ?? display(seat));
       break;
+    }
     case "killed":
     case "deaths":
-      if (seat !== null) marks.push(display(seat));
+      marks.push(display(event.args.seat));
       break;
     case "converted": {
-      const dest = int(a.dest);
-      if (seat !== null) marks.push(display(seat));
-      if (dest !== null && side !== null) marks.push(outermost(obs, dest, 1 - side) ?? display(dest));
+      const { seat, side, dest } = event.args;
+      marks.push(display(seat), outermost(obs, dest, 1 - side) ?? display(dest));
       break;
     }
     case "gift":
+      marks.push(player(event.args.actor), player(event.args.target));
+      // the card now lies in the hand of the one who got it
+      if (event.args.card !== undefined && mine(event.args.target)) marks.push(handCard(event.args.card));
+      break;
     case "steal":
-      if (actor !== null) marks.push(player(actor));
-      if (target !== null) marks.push(player(target));
-      // the card now lies in the hand of the one who got it: the recipient, or the thief
-      if (card && mine(event.kind === "gift" ? target : actor)) marks.push(handCard(card));
+      if ("actor" in event.args) {
+        marks.push(player(event.args.actor), player(event.args.target));
+        // the card now lies in the thief's hand
+        if (event.args.card !== undefined && mine(event.args.actor)) marks.push(handCard(event.args.card));
+      } else {
+        // Apokerlypse: chips from the target to the seat (KD-EFFECT-1)
+        marks.push(player(event.args.seat), player(event.args.target));
+      }
       break;
     case "deal":
-      if (card && mine(target)) marks.push(handCard(card));
+      if ("target" in event.args && event.args.card !== undefined && mine(event.args.target)) marks.push(handCard(event.args.card));
       break;
     // Apokerlypse
     case "draw":
-      if (card && mine(seat)) marks.push(handCard(card));
-      if (seat !== null) marks.push(player(seat));
+      if (event.args.card !== undefined && mine(event.args.seat)) marks.push(handCard(event.args.card));
+      marks.push(player(event.args.seat));
       break;
     case "take":
-    case "give":
-      if (seat !== null) marks.push(player(seat));
-      if (target !== null) marks.push(player(target));
-      if (card && mine(event.kind === "give" ? target : seat)) marks.push(handCard(card));
+    case "give": {
+      const { seat, target, card } = event.args;
+      marks.push(player(seat), player(target));
+      if (card !== undefined && mine(event.kind === "give" ? target : seat)) marks.push(handCard(card));
       break;
+    }
     case "swap": {
-      if (seat !== null) marks.push(player(seat));
-      if (target !== null) marks.push(player(target));
-      const got = mine(seat) ? str(a.taken) : mine(target) ? str(a.given) : null;
-      if (got) marks.push(handCard(got));
+      const { seat, target, given, taken } = event.args;
+      marks.push(player(seat), player(target));
+      const got = mine(seat) ? taken : mine(target) ? given : undefined;
+      if (got !== undefined) marks.push(handCard(got));
       break;
     }
     case "pay":
+      marks.push("#pot", player(event.args.seat));
+      break;
     case "pot":
       marks.push("#pot");
-      if (seat !== null) marks.push(player(seat));
       break;
     case "gain":
     case "lose":
     case "stand":
     case "drop":
     case "discard":
-      if (seat !== null) marks.push(player(seat));
+      marks.push(player(event.args.seat));
       break;
     default:
       break;
@@ -134,69 +131,75 @@ interface Words {
 /** A sentence for an event that touched the viewer's own seat, or null. */
 export function toastOf(event: EventMessage, me: number | null, { t, name, facts }: Words): string | null {
   if (me === null) return null;
-  const a = event.args as Args;
-  const seat = int(a.seat);
-  const actor = int(a.actor);
-  const target = int(a.target);
-  const side = int(a.side);
-  const cardName = (value: unknown): string => {
-    const code = str(value);
-    return code === null ? "?" : (facts[code]?.name ?? code);
-  };
-  const sideWord = (s: number | null): string => t(s === 1 ? "sideAdjEvil" : "sideAdjGood");
-  const horseman = (n: number | null): string => t(`horseman${Math.min(Math.max(n ?? 1, 1), 4)}` as WordKey);
-  const by = (q: number | null): string => (q === null ? "?" : name(q));
+  const cardName = (code: string | null | undefined): string => (code == null ? "?" : (facts[code]?.name ?? code));
+  const sideWord = (s: number): string => t(s === 1 ? "sideAdjEvil" : "sideAdjGood");
+  const horseman = (n: number): string => t(`horseman${Math.min(Math.max(n, 1), 4)}` as WordKey);
   switch (event.kind) {
     case "steal": {
-      if (target !== me) return null;
-      const amount = int(a.amount);
-      if (amount === null) return t("toastStolen", { name: by(actor), card: cardName(a.card) });
+      const a = event.args;
+      if (a.target !== me) return null;
+      if ("actor" in a) return t("toastStolen", { name: name(a.actor), card: cardName(a.card) });
       // Apokerlypse: chips taken from this seat (KD-EFFECT-1)
-      const left = String(a.left ?? "?");
-      return amount === 1 ? t("toastRobbedOne", { name: by(seat), chips: left }) : t("toastRobbed", { name: by(seat), amount: String(amount), chips: left });
+      const left = String(a.left);
+      return a.amount === 1 ? t("toastRobbedOne", { name: name(a.seat), chips: left }) : t("toastRobbed", { name: name(a.seat), amount: String(a.amount), chips: left });
     }
     case "gift":
-      return target === me ? t("toastGift", { name: by(actor), card: cardName(a.card) }) : null;
-    case "attack":
-      return seat === me && actor !== me ? t("toastAttack", { name: by(actor), side: sideWord(side), card: cardName(a.card) }) : null;
+      return event.args.target === me ? t("toastGift", { name: name(event.args.actor), card: cardName(event.args.card) }) : null;
+    case "attack": {
+      const { seat, actor, side, card } = event.args;
+      return seat === me && actor !== me ? t("toastAttack", { name: name(actor), side: sideWord(side), card: cardName(card) }) : null;
+    }
     case "killed":
-      return seat === me ? t("toastKilled", { side: sideWord(side) }) : null;
-    case "converted":
+      return event.args.seat === me ? t("toastKilled", { side: sideWord(event.args.side) }) : null;
+    case "converted": {
+      const { seat, side, dest } = event.args;
       if (seat !== me) return null;
-      return int(a.dest) === me ? t("toastConvertedOwn", { side: sideWord(side) }) : t("toastConverted", { side: sideWord(side), dest: by(int(a.dest)) });
-    case "replace":
-      return seat === me && actor !== me ? t("toastReplaced", { name: by(actor), old: cardName(a.old), card: cardName(a.card) }) : null;
+      return dest === me ? t("toastConvertedOwn", { side: sideWord(side) }) : t("toastConverted", { side: sideWord(side), dest: name(dest) });
+    }
+    case "replace": {
+      const { seat, actor, old, card } = event.args;
+      return seat === me && actor !== me ? t("toastReplaced", { name: name(actor), old: cardName(old), card: cardName(card) }) : null;
+    }
     case "neutralise":
-    case "seal-neutralise":
-      return seat === me && actor !== me ? t("toastNeutralised", { name: by(actor), old: cardName(a.old) }) : null;
+    case "seal-neutralise": {
+      const { seat, actor, old } = event.args;
+      return seat === me && actor !== me ? t("toastNeutralised", { name: name(actor), old: cardName(old) }) : null;
+    }
     case "place":
-    case "person":
-      return seat === me && actor !== me ? t("toastPlaced", { name: by(actor), card: cardName(a.card) }) : null;
+    case "person": {
+      const { seat, actor, card } = event.args;
+      return seat === me && actor !== me ? t("toastPlaced", { name: name(actor), card: cardName(card) }) : null;
+    }
     case "seal-award":
-      return Array.isArray(a.seats) && a.seats.includes(me) ? t("toastSeal") : null;
+      return event.args.seats.includes(me) ? t("toastSeal") : null;
     case "reckoning": {
-      const score = Array.isArray(a.scores) ? int(a.scores[me]) : null;
-      return score === null ? null : t("toastRide", { horseman: horseman(int(a.number)), score: score > 0 ? `+${score}` : String(score) });
+      const score = event.args.scores[me];
+      return score === undefined ? null : t("toastRide", { horseman: horseman(event.args.number), score: score > 0 ? `+${score}` : String(score) });
     }
     // Apokerlypse
     case "take":
-      return target === me ? t("toastTaken", { name: by(seat), card: cardName(a.card) }) : null;
+      return event.args.target === me ? t("toastTaken", { name: name(event.args.seat), card: cardName(event.args.card) }) : null;
     case "give":
-      return target === me ? t("toastGift", { name: by(seat), card: cardName(a.card) }) : null;
-    case "swap":
-      return target === me ? t("toastSwapped", { name: by(seat), taken: cardName(a.taken), given: cardName(a.given) }) : null;
+      return event.args.target === me ? t("toastGift", { name: name(event.args.seat), card: cardName(event.args.card) }) : null;
+    case "swap": {
+      const { seat, target, taken, given } = event.args;
+      return target === me ? t("toastSwapped", { name: name(seat), taken: cardName(taken), given: cardName(given) }) : null;
+    }
     case "peek":
-      return target === me ? t("toastPeeked", { name: by(seat) }) : null;
+      return event.args.target === me ? t("toastPeeked", { name: name(event.args.seat) }) : null;
     case "target":
-      return target === me && seat !== me ? t("toastAimed", { name: by(seat) }) : null;
-    case "lose":
+      return event.args.target === me && event.args.seat !== me ? t("toastAimed", { name: name(event.args.seat) }) : null;
+    case "lose": {
+      const { seat, amount, chips } = event.args;
       if (seat !== me) return null;
-      return int(a.amount) === 1 ? t("toastLostOne", { chips: String(a.chips ?? "?") }) : t("toastLost", { amount: String(a.amount ?? "?"), chips: String(a.chips ?? "?") });
+      return amount === 1 ? t("toastLostOne", { chips: String(chips) }) : t("toastLost", { amount: String(amount), chips: String(chips) });
+    }
     case "blocked":
-      return int(a.owner) === me && seat !== me ? t("toastBlocked", { name: by(seat), card: cardName(a.blocked) }) : null;
+      return event.args.owner === me && event.args.seat !== me ? t("toastBlocked", { name: name(event.args.seat), card: cardName(event.args.blocked) }) : null;
     case "pot":
-      return Array.isArray(a.winners) && a.winners.includes(me) ? t("toastPot", { pot: String(a.share ?? a.pot ?? "?") }) : null;
+      return event.args.winners.includes(me) ? t("toastPot", { pot: String(event.args.share) }) : null;
     default:
       return null;
   }
 }
+

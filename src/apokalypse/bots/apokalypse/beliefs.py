@@ -28,10 +28,11 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from apokalypse.engine.events import Args, EventView
+from apokalypse.engine.events import EventView
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.rng import Rng
 from apokalypse.games.apokalypse import GAME, Action, Observation
+from apokalypse.games.apokalypse import events as ev
 from apokalypse.games.apokalypse.cards import EVIL, GOOD
 from apokalypse.games.apokalypse.config import Variant
 from apokalypse.games.apokalypse.roles import FIEND, ROLES, SAINT
@@ -103,25 +104,26 @@ def _mirrored(actor: int, swing: float) -> Move:
     return Move(actor, ((swing, 0.0), (-swing, 0.0)))
 
 
-def event_move(event: EventView, attack: Args | None) -> Move | None:
+def event_move(event: EventView, attack: ev.Attack | None) -> Move | None:
     """The public choice an event shows, if it says anything about its player's ethos;
     ``attack`` is the last declared attack's arguments (a defence answers it). A replacement
     says nothing (it may add protection or take it away), nor do gifts, thefts, passes and the
     destination of a converted populace (the side it leaves was chosen with the attack)."""
-    kind, args = event.kind, event.args
-    if kind == "populace":
-        return _populace(args["actor"], args["side"], None)
-    if kind == "person":
-        return _populace(args["actor"], args["side"], args["card"])
-    if kind == "attack":
+    told = ev.told(event)
+    if told["kind"] == "populace":
+        return _populace(told["args"]["actor"], told["args"]["side"], None)
+    if told["kind"] == "person":
+        return _populace(told["args"]["actor"], told["args"]["side"], told["args"]["card"])
+    if told["kind"] == "attack":
+        args = told["args"]
         return _mirrored(args["actor"], _attack_swing(args["card"], args["side"]))
-    if kind in ("place", "seal-place"):  # R-PLAY-7/11, R-REWARD-3: helps the side it lies on
-        return _mirrored(args["actor"], PLACE_SWING * _side_sign(args["side"]))
-    if kind in ("neutralise", "seal-neutralise"):  # R-PLAY-15: the music's side loses it
-        return _mirrored(args["actor"], -PLACE_SWING * _side_sign(args["side"]))
-    if kind == "defend" and attack is not None:  # R-ATTACK-4: against declining
+    if told["kind"] in ("place", "seal-place"):  # R-PLAY-7/11, R-REWARD-3: helps its side
+        return _mirrored(told["args"]["actor"], PLACE_SWING * _side_sign(told["args"]["side"]))
+    if told["kind"] in ("neutralise", "seal-neutralise"):  # R-PLAY-15: the music's side loses
+        return _mirrored(told["args"]["actor"], -PLACE_SWING * _side_sign(told["args"]["side"]))
+    if told["kind"] == "defend" and attack is not None:  # R-ATTACK-4: against declining
         swing = -DEFENCE_WEIGHT * _attack_swing(attack["card"], attack["side"])
-        return Move(args["actor"], ((swing, 0.0), (0.0, 0.0)))
+        return Move(told["args"]["actor"], ((swing, 0.0), (0.0, 0.0)))
     return None
 
 
@@ -171,7 +173,7 @@ class EthosBelief:
         self._assignments = sorted(self._prior)
         # log P(moves seen | ethos) per seat, for GOOD and EVIL.
         self.evidence = [[0.0, 0.0] for _ in range(players)]
-        self._attack: Args | None = None
+        self._attack: ev.Attack | None = None
         self._posterior: dict[tuple[int, ...], float] | None = dict(self._prior)
 
     # --- feeding --------------------------------------------------------------------------------
@@ -179,8 +181,9 @@ class EthosBelief:
     def observe(self, events: Sequence[EventView]) -> None:
         for event in events:
             move = event_move(event, self._attack)
-            if event.kind == "attack":
-                self._attack = event.args
+            told = ev.told(event)
+            if told["kind"] == "attack":
+                self._attack = told["args"]
             if move is not None and move.actor != self.seat:
                 self.update(move)
 
@@ -291,7 +294,7 @@ class BeliefSearch:
         # What a watcher who knows nothing but the moves thinks of this player's ethos: the same
         # model run on the player's own moves (an observer's prior is even: the pools are).
         self.exposure = [0.0, 0.0]
-        self._attack: Args | None = None
+        self._attack: ev.Attack | None = None
         self._seat: int | None = None
 
     def observe(self, events: Sequence[EventView]) -> None:
@@ -301,8 +304,9 @@ class BeliefSearch:
             self.belief.observe(events)
         for event in events:
             move = event_move(event, self._attack)
-            if event.kind == "attack":
-                self._attack = event.args
+            told = ev.told(event)
+            if told["kind"] == "attack":
+                self._attack = told["args"]
             if move is not None and move.actor == self._seat:
                 self.exposure[GOOD] += math.log(likelihood(move, GOOD))
                 self.exposure[EVIL] += math.log(likelihood(move, EVIL))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
+from . import events as ev
 from .actions import DECLINE, Action, code_action
 from .board import Board
 from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, SIDE_NAMES, Card, Cards
@@ -104,7 +105,8 @@ def explain_target(s: Board, role: Role, seat: int, side: int) -> None:
 def declare(s: Board, attacker: int, code: str, seat: int, side: int) -> list[Event]:
     card = s.take_from_hand(attacker, code)
     s.table_cards.append(card)
-    events = [Event("attack", {"actor": attacker, "card": code, "seat": seat, "side": side})]
+    told: ev.Attack = {"actor": attacker, "card": code, "seat": seat, "side": side}
+    events = [Event("attack", told)]
     # R-ATTACK-4 / D-ATTACK-1: every other player is asked, clockwise from the attacker, even
     # one holding no defence card (who can only decline). Skipping them would leak hands: a
     # window that opens only when somebody can defend tells everyone that somebody can.
@@ -154,7 +156,8 @@ def answer(s: Board, p: Defence, action: Action) -> list[Event]:
     s.table_cards.remove(p.card)
     s.discard(p.card)  # R-ATTACK-4: attack and defence cards are discarded
     s.discard(card)
-    event = Event("defend", {"actor": p.player, "card": action.code, "attacker": p.attacker})
+    told: ev.Defend = {"actor": p.player, "card": action.code, "attacker": p.attacker}
+    event = Event("defend", told)
     return [event, *s.end_turn(p.attacker)]
 
 
@@ -199,7 +202,8 @@ def _resolve(s: Board, attacker: int, card: int, seat: int, side: int) -> list[E
     for c in bundle[1:]:
         if c is not None:
             s.discard(c)
-    event = Event("killed", {"seat": seat, "side": side, "populace": _person(s, bundle[0])})
+    told: ev.Killed = {"seat": seat, "side": side, "populace": _person(s, bundle[0])}
+    event = Event("killed", told)
     return [event, *s.end_turn(attacker)]
 
 
@@ -227,15 +231,13 @@ def convert(s: Board, p: ChooseDestination, dest: int) -> list[Event]:
             orphans.append(hv.pop())
         for c in orphans:
             s.discard(c)
-    event = Event(
-        "converted",
-        {
-            "actor": p.player,
-            "seat": p.seat,
-            "side": p.side,
-            "dest": dest,
-            "populace": _person(s, populace),
-            "orphans": [s.code(c) for c in orphans],
-        },
-    )
+    told: ev.Converted = {
+        "actor": p.player,
+        "seat": p.seat,
+        "side": p.side,
+        "dest": dest,
+        "populace": _person(s, populace),
+        "orphans": [s.code(c) for c in orphans],
+    }
+    event = Event("converted", told)
     return [event, *s.end_turn(p.player)]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from apokalypse.engine.events import Event, seen_by
 
+from . import events as ev
 from .board import Board
 from .cards import EARTH, EVIL, GOOD, HORSEMAN, NETHER
 from .knowledge import trace_forget
+from .observation import Back
 from .pending import turn
 
 POPULATION, CAPITAL = 0, 1
-DECK_NAMES = ("B", "K")
+DECK_NAMES: tuple[Back, Back] = ("B", "K")
 
 
 def serving_slots(s: Board, seat: int, deck: int) -> list[int]:
@@ -46,7 +48,7 @@ def deal(s: Board, deck: int, events: list[Event]) -> int:
     kinds = s.table.kind
     back = DECK_NAMES[deck]
     # What every card dealt to a seat shares: an event's arguments are never changed.
-    public = [{"target": seat, "back": back} for seat in range(s.n)]
+    public: list[ev.Deal] = [{"target": seat, "back": back} for seat in range(s.n)]
     private = [seen_by(seat) for seat in range(s.n)]
     for j in range(max(len(x) for x in slots)):
         for seat in order:
@@ -58,7 +60,8 @@ def deal(s: Board, deck: int, events: list[Event]) -> int:
                 kind = kinds[card]
                 if kind.role == HORSEMAN:
                     s.horse_supply.append(card)
-                    events.append(Event("horseman", {"number": kind.horseman, "deck": back}))
+                    horseman: ev.Horseman = {"number": kind.horseman, "deck": back}
+                    events.append(Event("horseman", horseman))
                     return card
                 hand.append(card)
                 events.append(Event("deal", public[seat], {"card": kind.code}, private[seat]))
@@ -70,7 +73,8 @@ def new_round(s: Board) -> list[Event]:
     s.passed = [False] * s.n
     s.first_passer = -1
     s.pending = turn(s.startup)  # R-TURN-1
-    return [Event("round-start", {"round": s.round, "startup": s.startup})]
+    told: ev.RoundStart = {"round": s.round, "startup": s.startup}
+    return [Event("round-start", told)]
 
 
 def set_aside(s: Board, number: int) -> None:
@@ -108,7 +112,8 @@ def refill(s: Board, number: int) -> list[Event]:
                     traces[viewer] = trace_forget(trace, cards=gone)
         s.rng.shuffle(fresh)
         pile.extend(fresh)
-    return [Event("refill", {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]})]
+    told: ev.Refill = {"next": number + 1, "above": [above_next(s, 0), above_next(s, 1)]}
+    return [Event("refill", told)]
 
 
 def above_next(s: Board, deck: int) -> int:

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from apokalypse.engine.events import Event
 
 from . import dealing
+from . import events as ev
 from .actions import Action
 from .board import Board
 from .cards import (
@@ -151,7 +152,8 @@ def _death_side(populaces: int, shield: list[int], needed: list[int]) -> tuple[i
 def ride(s: Board, drawn: list[int]) -> list[Event]:
     """R-DEAL-5: the horseman rides once, however many decks showed it."""
     number = s.horseman
-    events: list[Event] = [Event("ride", {"number": number})]
+    rode: ev.Ride = {"number": number}
+    events: list[Event] = [Event("ride", rode)]
     killed = [0] * s.n
     dead_cards: list[int] = []
     for seat in range(s.n):
@@ -159,9 +161,8 @@ def ride(s: Board, drawn: list[int]) -> list[Event]:
         dead = (sides[0].dead, sides[1].dead)
         # Public (it follows from the displays): what protected each side, for the reckoning
         # panel. [populaces, protection, passed from the good side, dead]
-        events.append(
-            Event("shelter", {"seat": seat, "good": list(sides[0]), "evil": list(sides[1])})
-        )
+        shelter: ev.Shelter = {"seat": seat, "good": list(sides[0]), "evil": list(sides[1])}
+        events.append(Event("shelter", shelter))
         for side in (GOOD, EVIL):
             if dead[side]:
                 rows = s.own_display(seat)
@@ -176,10 +177,12 @@ def ride(s: Board, drawn: list[int]) -> list[Event]:
                     del row[keep:]
         killed[seat] = dead[0] + dead[1]
         if killed[seat]:
-            events.append(Event("deaths", {"seat": seat, "good": dead[0], "evil": dead[1]}))
+            deaths: ev.Deaths = {"seat": seat, "good": dead[0], "evil": dead[1]}
+            events.append(Event("deaths", deaths))
     scores = tuple(s.populaces(seat) - killed[seat] for seat in range(s.n))  # R-HORSE-5
     s.scores.append(scores)
-    events.append(Event("reckoning", {"number": number, "scores": list(scores)}))
+    reckoned: ev.Reckoning = {"number": number, "scores": list(scores)}
+    events.append(Event("reckoning", reckoned))
     for card in dead_cards:
         s.discard(card, face_down=True)  # a B populace stays face down (D-INFO-1)
     dealing.set_aside(s, number)
@@ -189,7 +192,8 @@ def ride(s: Board, drawn: list[int]) -> list[Event]:
     if number == LAST_HORSEMAN:  # R-END-1
         s.horseman = LAST_HORSEMAN + 1
         s.pending = GameOver()
-        return [*events, Event("game-over", {})]
+        over: ev.GameOver = {}
+        return [*events, Event("game-over", over)]
     s.horseman = number + 1
     return events + _seal_reward(s)
 
@@ -208,7 +212,8 @@ def _horseman_reward(s: Board, number: int, scores: tuple[int, ...]) -> list[Eve
         card = next(c for c in s.horse_supply if kinds[c].horseman == number)
         s.horse_supply.remove(card)
         s.own_rewards()[seat].append(card)
-        events.append(Event("horseman-card", {"seat": seat, "number": number}))
+        told: ev.HorsemanCard = {"seat": seat, "number": number}
+        events.append(Event("horseman-card", told))
     return events
 
 
@@ -217,7 +222,8 @@ def _seal_reward(s: Board) -> list[Event]:
     counts = [s.populaces(seat) for seat in range(s.n)]
     best = set(_best(counts))
     queue = tuple(q for q in ((s.startup + i) % s.n for i in range(s.n)) if q in best)
-    award = Event("seal-award", {"seats": list(queue), "populaces": max(counts)})
+    told: ev.SealAward = {"seats": list(queue), "populaces": max(counts)}
+    award = Event("seal-award", told)
     return [award, *_next_seal(s, queue)]
 
 
@@ -226,12 +232,14 @@ def _next_seal(s: Board, queue: tuple[int, ...]) -> list[Event]:
     while queue:
         seat, queue = queue[0], queue[1:]
         if not s.seal_supply:
-            events.append(Event("seal-none", {"seat": seat}))
+            none: ev.SealSeat = {"seat": seat}
+            events.append(Event("seal-none", none))
             continue
         if seal_targets(s):
             s.pending = PlaceSeal(seat, queue)
             return events
-        events.append(Event("seal-declined", {"seat": seat}))  # R-REWARD-3
+        declined: ev.SealSeat = {"seat": seat}
+        events.append(Event("seal-declined", declined))  # R-REWARD-3
     return events + dealing.new_round(s)
 
 
@@ -242,21 +250,43 @@ def place_seal(s: Board, p: PlaceSeal, action: Action) -> list[Event]:
     seal = s.seal_supply.pop()
     rows = s.own_display(action.seat)
     row = rows[action.side * 3 + action.plane]
-    args = {"actor": p.player, "seat": action.seat, "side": action.side, "plane": action.plane}
+    actor, seat, side, plane = p.player, action.seat, action.side, action.plane
     if action.pos >= 0 and s.table.music[row[action.pos]]:  # neutralise (R-PLAY-15)
         old = row.pop(action.pos)
         s.discard(old)
         s.discard(seal)
-        events = [Event("seal-neutralise", {**args, "old": s.code(old)})]
+        neutralised: ev.SealNeutralise = {
+            "actor": actor,
+            "seat": seat,
+            "side": side,
+            "plane": plane,
+            "old": s.code(old),
+        }
+        events = [Event("seal-neutralise", neutralised)]
     elif action.pos >= 0:  # in place of a card that is not music (R-PLAY-10, R-PLAY-14)
         old = row[action.pos]
         row[action.pos] = seal
         s.discard(old)
         # the same event as a replacement from hand, the seal as the new card
-        replace = {"actor": p.player, "card": s.code(seal), **args, "pos": action.pos}
-        events = [Event("replace", {**replace, "old": s.code(old)})]
+        replaced: ev.Replace = {
+            "actor": actor,
+            "card": s.code(seal),
+            "seat": seat,
+            "side": side,
+            "plane": plane,
+            "pos": action.pos,
+            "old": s.code(old),
+        }
+        events = [Event("replace", replaced)]
     else:
         row.append(seal)
-        events = [Event("seal-place", {**args, "pos": len(row) - 1})]
+        placed: ev.SealPlace = {
+            "actor": actor,
+            "seat": seat,
+            "side": side,
+            "plane": plane,
+            "pos": len(row) - 1,
+        }
+        events = [Event("seal-place", placed)]
     assert s.table.kind[seal].role == SEAL
     return events + _next_seal(s, p.waiting)

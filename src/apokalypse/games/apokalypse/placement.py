@@ -10,14 +10,16 @@ get their places from the same code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, get_args
+from typing import NamedTuple, cast, get_args
 
 from apokalypse.engine.events import Event, seen_by
 
+from . import events as ev
 from .actions import Action, target_action
 from .attacks import attack_targets
 from .board import Board
 from .cards import EARTH, EVIL, GOOD, HEAVEN, NETHER, Card, Cards, CardTable, Lookup
+from .observation import Back
 from .pending import choose_gift, choose_victim
 from .roles import (
     EVIL_HEAVEN,
@@ -330,43 +332,55 @@ def execute(s: Board, player: int, code: str, use: str, action: Action) -> list[
     if face_down:
         s.laid_by[card] = player  # its player keeps seeing its front (R-INFO-2)
     q, side, plane, pos = action.seat, action.side, action.plane, action.pos
-    args: dict[str, object]
     rows = s.own_display(q)
     if use in ("good", "evil"):
         rows[side * 3 + EARTH].append(card)
-        args = {"actor": player, "seat": q, "side": side}
         if s.table.kind[card].back == "B":  # played from its back: the front stays hidden
-            events = [
-                Event("populace", args, {"card": code}, seen_by(player)),
-            ]
+            populace: ev.Populace = {"actor": player, "seat": q, "side": side}
+            events = [Event("populace", populace, {"card": code}, seen_by(player))]
         else:
-            events = [Event("person", {**args, "card": code})]
+            person: ev.Person = {"actor": player, "seat": q, "side": side, "card": code}
+            events = [Event("person", person)]
         return events + _deed(s, player, side)
+    row = rows[side * 3 + plane]
     if use == "neutralise":
-        row = rows[side * 3 + plane]
         old = row.pop(pos)  # R-PLAY-15: the outer cards move inward
         s.discard(old)
         s.discard(card)
-        args = {"actor": player, "card": code, "seat": q, "side": side, "plane": plane}
-        args["old"] = s.code(old)
-        events = [Event("neutralise", args)]
-        return events + s.end_turn(player)
-    row = rows[side * 3 + plane]
-    args = {
-        "actor": player,
-        "card": code,
-        "seat": q,
-        "side": side,
-        "plane": plane,
-    }
+        neutralised: ev.Neutralise = {
+            "actor": player,
+            "card": code,
+            "seat": q,
+            "side": side,
+            "plane": plane,
+            "old": s.code(old),
+        }
+        return [Event("neutralise", neutralised), *s.end_turn(player)]
     if pos >= 0:  # R-PLAY-10 / R-PLAY-14
         old = row[pos]
         row[pos] = card
         s.discard(old)
-        events = [Event("replace", {**args, "pos": pos, "old": s.code(old)})]
+        replaced: ev.Replace = {
+            "actor": player,
+            "card": code,
+            "seat": q,
+            "side": side,
+            "plane": plane,
+            "pos": pos,
+            "old": s.code(old),
+        }
+        events = [Event("replace", replaced)]
     else:
         row.append(card)
-        events = [Event("place", {**args, "pos": len(row) - 1})]
+        placed: ev.Place = {
+            "actor": player,
+            "card": code,
+            "seat": q,
+            "side": side,
+            "plane": plane,
+            "pos": len(row) - 1,
+        }
+        events = [Event("place", placed)]
     return events + s.end_turn(player)
 
 
@@ -378,7 +392,8 @@ def _deed(s: Board, player: int, side: int) -> list[Event]:
     if any(hands[:player]) or any(hands[player + 1 :]):  # R-PLAY-5: another hand holds cards
         s.pending = choose_victim(player)
         return []
-    return [Event("no-steal", {"actor": player}), *s.end_turn(player)]  # D-PLAY-1
+    told: ev.NoSteal = {"actor": player}
+    return [Event("no-steal", told), *s.end_turn(player)]  # D-PLAY-1
 
 
 def give(s: Board, player: int, code: str, recipient: int) -> list[Event]:
@@ -387,12 +402,8 @@ def give(s: Board, player: int, code: str, recipient: int) -> list[Event]:
     s.hands[recipient].append(card)
     s.saw_gained(player, recipient, code)  # R-INFO-2: the giver knows
     back = s.table.kind[card].back
-    event = Event(
-        "gift",
-        {"actor": player, "target": recipient, "back": back},
-        {"card": code},
-        pair,
-    )
+    told: ev.Gift = {"actor": player, "target": recipient, "back": in_hand(back)}
+    event = Event("gift", told, {"card": code}, pair)
     return [event, *s.end_turn(player)]
 
 
@@ -404,13 +415,14 @@ def steal(s: Board, player: int, victim: int) -> list[Event]:
     s.hands[player].append(card)
     code = s.code(card)
     s.saw_gained(victim, player, code)  # R-INFO-2: the victim knows
-    event = Event(
-        "steal",
-        {"actor": player, "target": victim, "back": s.table.kind[card].back},
-        {"card": code},
-        pair,
-    )
+    told: ev.Steal = {"actor": player, "target": victim, "back": in_hand(s.table.kind[card].back)}
+    event = Event("steal", told, {"card": code}, pair)
     return [event, *s.end_turn(player)]
+
+
+def in_hand(back: str) -> Back:
+    """The back of a card in a hand: B or K (seals and horsemen never reach a hand, R-DEAL)."""
+    return cast(Back, back)
 
 
 def seal_targets(s: Board) -> list[Action]:

@@ -17,6 +17,7 @@ from apokalypse.engine.protocol import check_seat
 from apokalypse.engine.rng import Rng
 
 from . import attacks, dealing, horsemen, placement, refusals
+from . import events as ev
 from .actions import PASS, Action, code_action, seat_action
 from .board import Board
 from .dealing import CAPITAL, POPULATION
@@ -139,7 +140,8 @@ def _apply_turn(s: State, p: Turn, action: Action, checked: bool) -> list[Event]
 
 def _pass(s: State, player: int) -> list[Event]:
     s.passed[player] = True
-    events = [Event("pass", {"actor": player})]
+    told: ev.Pass = {"actor": player}
+    events = [Event("pass", told)]
     if s.first_passer < 0:
         s.first_passer = player  # R-TURN-3
     if s.passed.count(False) <= 1:  # R-TURN-4: the round ends at once
@@ -153,7 +155,8 @@ def _end_round(s: State) -> list[Event]:
     """R-TURN-4 → R-DEAL: the first to pass deals, population first, then capital; a horseman
     drawn from either deck rides once the dealing stops (R-DEAL-5), else a new round starts."""
     s.startup = s.first_passer  # R-TURN-3
-    events = [Event("round-end", {"round": s.round, "startup": s.startup})]
+    ended: ev.RoundEnd = {"round": s.round, "startup": s.startup}
+    events = [Event("round-end", ended)]
     drawn: list[int] = []
     for deck in (POPULATION, CAPITAL):
         horse = dealing.deal(s, deck, events)

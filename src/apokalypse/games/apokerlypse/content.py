@@ -31,13 +31,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Literal, TypeGuard, get_args
+from typing import TYPE_CHECKING, Literal, TypeGuard, cast, get_args
 
 from apokalypse.engine.datafile import read_toml
 from apokalypse.engine.errors import DataFileError
 from apokalypse.engine.text import shown
 
 from .cards import CODES, FACTIONS, RANKS, SUITS, parse_card, parse_rank, parse_suit
+
+if TYPE_CHECKING:  # the events' types import this module's
+    from .events import EffectParams
 
 Timing = Literal["draw", "discard", "final", "any"]
 Who = Literal["self", "others", "all", "one"]
@@ -119,7 +122,7 @@ class Effect:
     def is_structure(self) -> bool:
         return self.kind in STRUCTURE_KINDS
 
-    def params(self) -> dict[str, int | str]:
+    def params(self) -> EffectParams:
         """The kind's parameters as plain data (events and observations)."""
         out: dict[str, int | str] = {}
         for field in KINDS[self.kind]:
@@ -129,7 +132,7 @@ class Effect:
             elif self.kind == "set-rank":
                 value = RANKS[value]
             out[field] = value
-        return out
+        return cast("EffectParams", out)  # the keys of its kind (KINDS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
+from . import events as ev
 from . import knowledge
 from .actions import ABILITY, ALLOW, Action, CardVerb
 from .cards import CODES, FACTIONS, codes
@@ -157,20 +158,16 @@ def trigger(s: Table, owner: int, card: int, effect: Effect, events: list[Event]
         s.ability_used[owner] = True  # K-SCORE-5
         s.action_chips[owner] -= 1
     faction = FACTIONS[s.factions[owner]] if card < 0 else None
-    events.append(
-        Event(
-            "effect",
-            {
-                "seat": owner,
-                "card": CODES[card] if card >= 0 else None,
-                "faction": faction,
-                "kind": effect.kind,
-                "timing": effect.timing,
-                "name": effect.name,
-                "params": effect.params(),
-            },
-        )
-    )
+    announced: ev.Effect = {
+        "seat": owner,
+        "card": CODES[card] if card >= 0 else None,
+        "faction": faction,
+        "kind": effect.kind,
+        "timing": effect.timing,
+        "name": effect.name,
+        "params": effect.params(),
+    }
+    events.append(Event("effect", announced))
     call = Call(owner, card, effect)
     if card >= 0 and s.content.has_blocks:  # K-SCORE-6: abilities are never blocked
         others = s.others_in_round(owner)
@@ -182,9 +179,8 @@ def trigger(s: Table, owner: int, card: int, effect: Effect, events: list[Event]
 
 def _void(s: Table, call: Call, rule: str, events: list[Event]) -> None:
     code = CODES[call.card] if call.card >= 0 else None
-    events.append(
-        Event("void", {"seat": call.owner, "card": code, "kind": call.effect.kind, "rule": rule})
-    )
+    void: ev.Void = {"seat": call.owner, "card": code, "kind": call.effect.kind, "rule": rule}
+    events.append(Event("void", void))
 
 
 def _targets(s: Table, call: Call) -> tuple[list[int], str]:
@@ -220,22 +216,32 @@ def begin(s: Table, call: Call, events: list[Event]) -> None:
         value = e.steps if kind == "category-up" else e.to
         s.mods[owner] = mods._replace(structure=(kind, call.card, value))
         code = CODES[call.card] if call.card >= 0 else None
-        events.append(Event("structure", {"seat": owner, "card": code, "kind": kind, **e.params()}))
+        changed: ev.Structure = {"seat": owner, "card": code, "kind": kind}
+        params = e.params()
+        if "steps" in params:
+            changed["steps"] = params["steps"]
+        if "to" in params:
+            changed["to"] = params["to"]
+        events.append(Event("structure", changed))
     elif kind == "multiplier":
         if mods.multiplier > 1:
             _void(s, call, "K-SCORE-6", events)  # one multiplier per player
             return
         s.mods[owner] = mods._replace(multiplier=e.factor)
-        events.append(Event("multiplier", {"seat": owner, "factor": e.factor}))
+        multiplied: ev.Multiplier = {"seat": owner, "factor": e.factor}
+        events.append(Event("multiplier", multiplied))
     elif kind == "counts-double":
         s.mods[owner] = mods._replace(doubled=mods.doubled | {call.card})
-        events.append(Event("double", {"seat": owner, "card": CODES[call.card]}))
+        doubled: ev.Double = {"seat": owner, "card": CODES[call.card]}
+        events.append(Event("double", doubled))
     elif kind == "shield":
         s.mods[owner] = mods._replace(shielded=True)
-        events.append(Event("shield", {"seat": owner}))
+        shielded: ev.Shield = {"seat": owner}
+        events.append(Event("shield", shielded))
     elif kind == "hand-limit":
         s.mods[owner] = mods._replace(extra=mods.extra + e.extra)
-        events.append(Event("hand-limit", {"seat": owner, "limit": s.hand_limit(owner)}))
+        limit: ev.HandLimit = {"seat": owner, "limit": s.hand_limit(owner)}
+        events.append(Event("hand-limit", limit))
     elif kind in ("gain", "lose") and e.who != "one":
         seats = {"self": [owner], "others": s.others_in_round(owner)}.get(
             e.who, [owner, *s.others_in_round(owner)]
@@ -264,7 +270,8 @@ def _chips(s: Table, seat: int, kind: EffectKind, amount: int, events: list[Even
         got = min(amount, s.chips[seat])
         s.take_chips(seat, got)
         s.bank += got
-    events.append(Event(kind, {"seat": seat, "amount": got, "chips": s.chips[seat]}))
+    chips: ev.Chips = {"seat": seat, "amount": got, "chips": s.chips[seat]}
+    events.append(Event(kind, chips))
 
 
 def _move(s: Table, card: int, giver: int, receiver: int) -> None:
@@ -283,30 +290,27 @@ def _secret(s: Table, kind: str, owner: int, target: int, secret: dict[str, str]
 
 def aim(s: Table, call: Call, target: int, events: list[Event]) -> None:
     owner, e = call.owner, call.effect
-    events.append(Event("target", {"seat": owner, "target": target, "kind": e.kind}))
+    aimed: ev.Target = {"seat": owner, "target": target, "kind": e.kind}
+    events.append(Event("target", aimed))
     if e.kind in ("gain", "lose"):
         _chips(s, target, e.kind, e.amount, events)
     elif e.kind == "steal":  # KD-EFFECT-1: chips change hands; none reach the bank
         got = min(e.amount, s.chips[target])
         s.take_chips(target, got)
         s.chips[owner] += got
-        events.append(
-            Event(
-                "steal",
-                {
-                    "seat": owner,
-                    "target": target,
-                    "amount": got,
-                    "chips": s.chips[owner],
-                    "left": s.chips[target],
-                },
-            )
-        )
+        stolen: ev.Steal = {
+            "seat": owner,
+            "target": target,
+            "amount": got,
+            "chips": s.chips[owner],
+            "left": s.chips[target],
+        }
+        events.append(Event("steal", stolen))
     elif e.kind == "peek":
         hand = s.hands[target]
         knowledge.learn_hand(s, owner, target)
-        args = {"seat": owner, "target": target}
-        events.append(Event("peek", args, {"cards": codes(hand)}, frozenset({owner})))
+        peeked: ev.Peek = {"seat": owner, "target": target}
+        events.append(Event("peek", peeked, {"cards": codes(hand)}, frozenset({owner})))
     elif e.kind == "take":
         for _ in range(e.count):
             hand = s.hands[target]
@@ -351,18 +355,14 @@ def frame_apply(s: Table, frame: Frame, action: Action) -> list[Event]:
         s.used.add(action.card)
         knowledge.announce(s, action.card, frame.player)
         call = frame.call
-        events.append(
-            Event(
-                "blocked",
-                {
-                    "seat": frame.player,
-                    "card": CODES[action.card],
-                    "owner": call.owner,
-                    "blocked": CODES[call.card],
-                    "kind": call.effect.kind,
-                },
-            )
-        )
+        blocked: ev.Blocked = {
+            "seat": frame.player,
+            "card": CODES[action.card],
+            "owner": call.owner,
+            "blocked": CODES[call.card],
+            "kind": call.effect.kind,
+        }
+        events.append(Event("blocked", blocked))
         return events
     if type(frame) is ChooseTarget:
         aim(s, frame.call, action.seat, events)

@@ -12,6 +12,7 @@ from apokalypse.engine.errors import IllegalAction
 from apokalypse.engine.events import Event
 
 from . import effects, knowledge, scoring
+from . import events as ev
 from .actions import DONE, DROP, PAY, STAND, Action
 from .cards import CODES, HAND_SIZE, codes
 from .pending import (
@@ -52,20 +53,20 @@ def start_round(s: Table, events: list[Event], first: bool = False) -> None:
     pile.sort()  # a shuffle of a canonical order: the result depends on the seed only
     s.rng.shuffle(pile)
     reset_round(s)
-    events.append(
-        Event(
-            "round-start",
-            {"round": s.round, "dealer": s.dealer, "cost": s.cost, "last": s.last_round},
-        )
-    )
+    started: ev.RoundStart = {
+        "round": s.round,
+        "dealer": s.dealer,
+        "cost": s.cost,
+        "last": s.last_round,
+    }
+    events.append(Event("round-start", started))
     for _ in range(HAND_SIZE):
         for pos in range(n):
             s.hands[seat_at(s, pos)].append(pile.pop())
     for seat in range(n):
         hand = codes(s.hands[seat])
-        events.append(
-            Event("deal", {"seat": seat, "count": len(hand)}, {"cards": hand}, frozenset({seat}))
-        )
+        dealt: ev.Deal = {"seat": seat, "count": len(hand)}
+        events.append(Event("deal", dealt, {"cards": hand}, frozenset({seat})))
     s.flow = Flow(DRAW_1, 0)
 
 
@@ -94,7 +95,8 @@ def pay(s: Table, seat: int, events: list[Event]) -> None:
     s.take_chips(seat, s.cost)
     s.pot += s.cost
     step = STEP_NAMES[s.flow.step] if type(s.flow) is Flow else ""
-    events.append(Event("pay", {"seat": seat, "amount": s.cost, "step": step, "pot": s.pot}))
+    paid: ev.Pay = {"seat": seat, "amount": s.cost, "step": step, "pot": s.pot}
+    events.append(Event("pay", paid))
 
 
 def make_short(s: Table, seat: int, events: list[Event]) -> None:
@@ -102,7 +104,8 @@ def make_short(s: Table, seat: int, events: list[Event]) -> None:
     keeps the hand as it is until the phase ends (phase 3: until the scoring is over)."""
     if not s.short[seat]:
         s.short[seat] = True
-        events.append(Event("short", {"seat": seat, "chips": s.chips[seat], "cost": s.cost}))
+        short: ev.Short = {"seat": seat, "chips": s.chips[seat], "cost": s.cost}
+        events.append(Event("short", short))
 
 
 def draw_card(s: Table, seat: int, events: list[Event]) -> int:
@@ -113,14 +116,17 @@ def draw_card(s: Table, seat: int, events: list[Event]) -> int:
             s.pile.extend(pile)
             pile.clear()
         if not s.pile:
-            events.append(Event("pile-empty", {"seat": seat}))
+            empty: ev.PileEmpty = {"seat": seat}
+            events.append(Event("pile-empty", empty))
             return -1
         s.pile.sort()
         s.rng.shuffle(s.pile)
-        events.append(Event("reshuffle", {"cards": len(s.pile)}))
+        reshuffled: ev.Reshuffle = {"cards": len(s.pile)}
+        events.append(Event("reshuffle", reshuffled))
     card = s.pile.pop()
     s.hands[seat].append(card)
-    events.append(Event("draw", {"seat": seat}, {"card": CODES[card]}, frozenset({seat})))
+    drawn: ev.Draw = {"seat": seat}
+    events.append(Event("draw", drawn, {"card": CODES[card]}, frozenset({seat})))
     return card
 
 
@@ -178,7 +184,8 @@ def _draw(s: Table, flow: Flow, seat: int, events: list[Event]) -> None:
 
 
 def _next_step(s: Table, step: int, events: list[Event]) -> None:
-    events.append(Event("step", {"step": STEP_NAMES[step + 1]}))
+    told: ev.Step = {"step": STEP_NAMES[step + 1]}
+    events.append(Event("step", told))
     if step == PARTICIPATE:
         scoring.reveal(s, events)
         s.flow = Flow(SCORING, 0)
@@ -260,7 +267,8 @@ def flow_apply(s: Table, flow: Flow, action: Action) -> list[Event]:
         return events
     if verb == "drop":
         s.in_round[seat] = False
-        events.append(Event("drop", {"seat": seat, "step": STEP_NAMES[step]}))
+        dropped: ev.Stand = {"seat": seat, "step": STEP_NAMES[step]}
+        events.append(Event("drop", dropped))
         s.flow = Flow(step, flow.pos + 1)
         return events
     if verb == "pay":
@@ -270,7 +278,8 @@ def flow_apply(s: Table, flow: Flow, action: Action) -> list[Event]:
     # stand
     if step == PARTICIPATE:
         make_short(s, seat, events)  # KD-ROUND-1: takes part without paying, as K-SHORT-1
-    events.append(Event("stand", {"seat": seat, "step": STEP_NAMES[step]}))
+    stood: ev.Stand = {"seat": seat, "step": STEP_NAMES[step]}
+    events.append(Event("stand", stood))
     s.flow = Flow(step, flow.pos + 1)
     return events
 
@@ -279,7 +288,8 @@ def _discard(s: Table, seat: int, card: int, events: list[Event]) -> None:
     s.hands[seat].remove(card)
     knowledge.forget(s, card)
     s.discards[seat].append(card)
-    events.append(Event("discard", {"seat": seat, "card": CODES[card]}))
+    discarded: ev.Discard = {"seat": seat, "card": CODES[card]}
+    events.append(Event("discard", discarded))
     effect = s.content.effects[card]
     if effect is not None and effect.timing == "discard" and card not in s.used:
         effects.trigger(s, seat, card, effect, events)  # K-ROUND-2: resolves at once

@@ -13,6 +13,7 @@ from itertools import combinations
 
 from apokalypse.engine.events import Event
 
+from . import events as ev
 from . import knowledge
 from .cards import CARD_BONUS, codes
 from .config import BONUS_CAP
@@ -33,7 +34,8 @@ def reveal(s: Table, events: list[Event]) -> None:
             knowledge.learn_hand(s, who, q)
     s.order = tuple(sorted(seats, key=lambda q: (evaluate(s.hands[q]), (q - dealer - 1) % n)))
     hands = [codes(s.hands[q]) if s.in_round[q] else None for q in range(n)]
-    events.append(Event("reveal", {"hands": hands, "order": list(s.order)}))
+    revealed: ev.Reveal = {"hands": hands, "order": list(s.order)}
+    events.append(Event("reveal", revealed))
 
 
 def _strength(s: Table, seat: int) -> tuple[int, tuple[int, ...]]:
@@ -75,7 +77,8 @@ def score_line(s: Table, seat: int) -> ScoreLine:
 def lock(s: Table, seat: int, events: list[Event]) -> None:
     line = score_line(s, seat)
     s.scores[seat] = line
-    events.append(Event("score", line.view()))
+    scored: ev.Score = line.view()
+    events.append(Event("score", scored))
 
 
 def payout(s: Table, events: list[Event]) -> None:
@@ -87,19 +90,17 @@ def payout(s: Table, events: list[Event]) -> None:
     share, rest = divmod(s.pot, len(winners))
     for q in winners:
         s.chips[q] += share
-    events.append(
-        Event(
-            "pot",
-            {"winners": winners, "total": best, "pot": s.pot, "share": share, "remainder": rest},
-        )
-    )
+    won: ev.Pot = {
+        "winners": winners,
+        "total": best,
+        "pot": s.pot,
+        "share": share,
+        "remainder": rest,
+    }
+    events.append(Event("pot", won))
     s.pot = rest
-    events.append(
-        Event(
-            "round-end",
-            {"round": s.round, "chips": list(s.chips), "pot": s.pot, "bank": s.bank},
-        )
-    )
+    ended: ev.RoundEnd = {"round": s.round, "chips": list(s.chips), "pot": s.pot, "bank": s.bank}
+    events.append(Event("round-end", ended))
 
 
 def end_game(s: Table, events: list[Event]) -> None:
@@ -111,4 +112,12 @@ def end_game(s: Table, events: list[Event]) -> None:
     s.flow = GameOver()
     # Who ran out, for the final words (they may have won chips back since: K-END-1's "as soon
     # as" ends the game all the same).
-    events.append(Event("game-over", {**s.result_.view(), "broke": list(s.broke)}))
+    view = s.result_.view()
+    over: ev.GameOver = {
+        "winners": view["winners"],
+        "chips": view["chips"],
+        "rounds": view["rounds"],
+        "reason": view["reason"],
+        "broke": list(s.broke),
+    }
+    events.append(Event("game-over", over))

@@ -4,7 +4,7 @@ the reckonings; and its figures in the ``simulate`` summary: how games ended and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pyarrow as pa
 from rich.console import Console
@@ -14,6 +14,7 @@ from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
 from apokalypse.games.apokalypse import Result
 from apokalypse.games.apokalypse import State as ApokalypseState
+from apokalypse.games.apokalypse import events as ev
 from apokalypse.games.apokalypse.cards import EVIL, GOOD, HEAVEN, HORSEMAN_VP, NETHER
 from apokalypse.games.apokalypse.roles import ROLES, SEAL, Role
 
@@ -132,7 +133,7 @@ class ApokalypseCollector(Collector):
     # wait for ``finish``), inline in each function: a call per card is a good part of the cost.
 
     def _populace(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Populace, event.args)
         actor = args["actor"]
         self.populaces[args["side"]][actor] += 1
         # a B card laid face down: its front is in the secret part (the omniscient view)
@@ -142,7 +143,7 @@ class ApokalypseCollector(Collector):
         played[code] = played.get(code, 0) + 1
 
     def _place(self, event: Event) -> None:  # "place" and "replace"
-        args = event.args
+        args = cast(ev.Place, event.args)
         actor, code = args["actor"], args["card"]
         if code in self.seal_codes:  # a seal in place of a card that is not music (R-REWARD-3)
             self.seals[actor] += 1
@@ -152,17 +153,17 @@ class ApokalypseCollector(Collector):
         played[code] = played.get(code, 0) + 1
 
     def _neutralise(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Neutralise, event.args)
         actor, code = args["actor"], args["card"]
         self.neutralised[actor] += 1
         played = self.played[actor]
         played[code] = played.get(code, 0) + 1
 
     def _seal(self, event: Event) -> None:  # "seal-place", "seal-neutralise"
-        self.seals[event.args["actor"]] += 1
+        self.seals[cast(ev.SealPlace, event.args)["actor"]] += 1
 
     def _attack(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Attack, event.args)
         actor = self.attacker = args["actor"]
         self.attacks[actor] += 1
         code = args["card"]
@@ -170,7 +171,7 @@ class ApokalypseCollector(Collector):
         played[code] = played.get(code, 0) + 1
 
     def _defend(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Defend, event.args)
         actor, code = args["actor"], args["card"]
         self.defences[actor] += 1
         self.attacks_stopped[args["attacker"]] += 1
@@ -181,34 +182,34 @@ class ApokalypseCollector(Collector):
         self.kills[self.attacker] += 1
 
     def _converted(self, event: Event) -> None:
-        self.conversions[event.args["actor"]] += 1
+        self.conversions[cast(ev.Converted, event.args)["actor"]] += 1
 
     def _gift(self, event: Event) -> None:
-        self.gifts[event.args["actor"]] += 1
+        self.gifts[cast(ev.Gift, event.args)["actor"]] += 1
 
     def _steal(self, event: Event) -> None:
-        self.steals[event.args["actor"]] += 1
+        self.steals[cast(ev.Steal, event.args)["actor"]] += 1
 
     def _pass(self, event: Event) -> None:
-        self.passes[event.args["actor"]] += 1
+        self.passes[cast(ev.Pass, event.args)["actor"]] += 1
 
     def _round_start(self, event: Event) -> None:
         self.round += 1
 
     def _ride(self, event: Event) -> None:
-        number = self.horseman = event.args["number"]
+        number = self.horseman = cast(ev.Ride, event.args)["number"]
         self.horseman_round[number] = self.round
 
     def _deaths(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Deaths, event.args)
         self.deaths[self.horseman][args["seat"]] += args["good"] + args["evil"]
 
     def _reckoning(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Reckoning, event.args)
         self.reckonings[args["number"]] = args["scores"]
 
     def _horseman_card(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.HorsemanCard, event.args)
         seat = args["seat"]
         self.horseman_cards[seat] += 1
         self.horseman_vp[seat] += HORSEMAN_VP[args["number"]]

@@ -5,7 +5,7 @@ used; and its figures in the ``simulate`` summary: rounds per game and how games
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pyarrow as pa
 from rich.console import Console
@@ -15,6 +15,7 @@ from apokalypse.engine.events import Event
 from apokalypse.engine.protocol import GameState
 from apokalypse.games.apokerlypse import Result
 from apokalypse.games.apokerlypse import State as ApokerlypseState
+from apokalypse.games.apokerlypse import events as ev
 from apokalypse.games.apokerlypse.cards import CODES, FACTIONS
 from apokalypse.games.apokerlypse.poker import CATEGORIES
 from apokalypse.games.apokerlypse.setup import START_CHIPS
@@ -116,30 +117,32 @@ class ApokerlypseCollector(Collector):
         self.shown: list[set[str] | None] | None = None
 
     def _round_start(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.RoundStart, event.args)
         if self.first_dealer < 0:
             self.first_dealer = args["dealer"]
         self.last_cost = args["cost"]
         self.shown = None
 
     def _pay(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Pay, event.args)
         self.paid[args["seat"]] += args["amount"]
 
     def _short(self, event: Event) -> None:
-        self.shorts[event.args["seat"]] += 1
+        self.shorts[cast(ev.Short, event.args)["seat"]] += 1
 
     def _drop(self, event: Event) -> None:
-        self.drops[event.args["seat"]] += 1
+        self.drops[cast(ev.Stand, event.args)["seat"]] += 1
 
     def _effect(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Effect, event.args)
         self.effects[args["seat"]] += 1
         if args["card"] is None:  # a faction ability, not a card's effect
             self.abilities[args["seat"]] += 1
 
     def _reveal(self, event: Event) -> None:
-        self.shown = [None if hand is None else set(hand) for hand in event.args["hands"]]
+        self.shown = [
+            None if hand is None else set(hand) for hand in cast(ev.Reveal, event.args)["hands"]
+        ]
 
     def _moved(self, card: str, giver: int, receiver: int) -> None:
         """A card moving between revealed hands (before the reveal the reveal itself tells)."""
@@ -153,39 +156,39 @@ class ApokerlypseCollector(Collector):
             got.add(card)
 
     def _take(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Move, event.args)
         if "card" in args:  # public: the hands are revealed
             self._moved(args["card"], args["target"], args["seat"])
 
     def _give(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Move, event.args)
         if "card" in args:
             self._moved(args["card"], args["seat"], args["target"])
 
     def _swap(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Swap, event.args)
         if "given" in args:
             self._moved(args["given"], args["seat"], args["target"])
             self._moved(args["taken"], args["target"], args["seat"])
 
     def _blocked(self, event: Event) -> None:
-        self.blocks[event.args["seat"]] += 1
+        self.blocks[cast(ev.Blocked, event.args)["seat"]] += 1
 
     def _gain(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Chips, event.args)
         self.gained[args["seat"]] += args["amount"]
 
     def _lose(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Chips, event.args)
         self.lost[args["seat"]] += args["amount"]
 
     def _steal(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Steal, event.args)
         self.gained[args["seat"]] += args["amount"]
         self.lost[args["target"]] += args["amount"]
 
     def _score(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Score, event.args)
         seat = args["seat"]
         counts = self.categories[seat]
         category = args["category"]
@@ -195,7 +198,7 @@ class ApokerlypseCollector(Collector):
             self.held[seat] |= hand
 
     def _pot(self, event: Event) -> None:
-        args = event.args
+        args = cast(ev.Pot, event.args)
         winners, share = args["winners"], args["share"]
         if len(winners) > 1:
             self.split_pots += 1
@@ -204,7 +207,7 @@ class ApokerlypseCollector(Collector):
             self.chips_won[seat] += share
 
     def _game_over(self, event: Event) -> None:
-        self.broke = event.args["broke"]
+        self.broke = cast(ev.GameOver, event.args)["broke"]
 
     @staticmethod
     def outcome(result: Mapping[str, Any], players: int) -> tuple[Row, list[Row]]:

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from apokalypse.engine.events import Event
+from apokalypse.games.apokalypse import events as ev
 from apokalypse.games.apokalypse.cards import HORSEMAN_VP
 from apokalypse.i18n import text
 from apokalypse.i18n.apokalypse.render import horseman_title, t
@@ -32,10 +33,11 @@ def _side(values: Sequence[int]) -> Text:
 
 def ride_panel(events: Sequence[Event], lang: str, names: Sequence[str]) -> RenderableType:
     """The panel of one ride (``events`` from the ``ride`` event to the end of its batch)."""
-    number = next(e.args["number"] for e in events if e.kind == "ride")
-    shelter = {e.args["seat"]: e.args for e in events if e.kind == "shelter"}
-    scores: list[int] = next(e.args["scores"] for e in events if e.kind == "reckoning")
-    cards = {e.args["seat"] for e in events if e.kind == "horseman-card"}
+    told = [ev.told(e.view(None)) for e in events]  # public events: everybody's view
+    number = next(x["args"]["number"] for x in told if x["kind"] == "ride")
+    shelter = {x["args"]["seat"]: x["args"] for x in told if x["kind"] == "shelter"}
+    scores = next(x["args"]["scores"] for x in told if x["kind"] == "reckoning")
+    cards = {x["args"]["seat"] for x in told if x["kind"] == "horseman-card"}
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for key in ("player", "good", "evil", "score", "reward"):
         justify: Literal["left", "right"] = "left" if key in ("player", "reward") else "right"
@@ -56,11 +58,12 @@ def ride_panel(events: Sequence[Event], lang: str, names: Sequence[str]) -> Rend
         lines.append(Text(t("ui.ride.card_why", lang, score=best, number=number)))
     else:
         lines.append(Text(t("ui.ride.no_card", lang, score=best)))
-    for e in events:
-        if e.kind == "seal-award":
-            seats = ", ".join(names[q] for q in e.args["seats"]) or text("ui.nobody", lang)
-            lines.append(Text(t("ui.ride.seals", lang, seats=seats, populaces=e.args["populaces"])))
-        elif e.kind == "game-over":
+    for x in told:
+        if x["kind"] == "seal-award":
+            seats = ", ".join(names[q] for q in x["args"]["seats"]) or text("ui.nobody", lang)
+            populaces = x["args"]["populaces"]
+            lines.append(Text(t("ui.ride.seals", lang, seats=seats, populaces=populaces)))
+        elif x["kind"] == "game-over":
             lines.append(Text(t("ui.ride.last", lang)))
     title = t("ui.ride.title", lang, horseman=horseman_title(number, lang))
     return Panel(Group(*lines), title=title, title_align="left", box=box.HEAVY)

@@ -7,8 +7,9 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from apokalypse.engine.events import Args, Event
+from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import Action, Observation
+from apokalypse.games.apokerlypse import events as ev
 from apokalypse.games.apokerlypse.pending import Decision
 from apokalypse.i18n import text
 from apokalypse.i18n.apokerlypse import render as r
@@ -31,23 +32,25 @@ class UI(Spoken):
         self.texts = Texts(config, lang)  # the same sentences the server sends the browser
         self.content = self.texts.content
         self.round = 0
-        self.reveal: Event | None = None  # this round's revealed hands, for the scoring summary
-        self.scores: dict[int, Args] = {}  # "score" events' args
+        self.reveal: ev.Reveal | None = None  # this round's revealed hands, for the summary
+        self.scores: dict[int, ev.Score] = {}  # "score" events' args
         self.scored: tuple[int, list[ScoreRow]] | None = None  # the last round's final scoring
         self.board_shown = False  # whether a question has come with the board yet
 
     def note(self, events: Sequence[Event]) -> None:
         for event in events:
-            if event.kind == "round-start":
-                self.round, self.reveal, self.scores = event.args["round"], None, {}
-            elif event.kind == "reveal":
-                self.reveal = event
-            elif event.kind == "score":
-                self.scores[event.args["seat"]] = event.args
-            elif event.kind == "pot" and self.reveal is not None:
+            told = ev.told(event.view(None))  # public events: everybody's view
+            if told["kind"] == "round-start":
+                self.round, self.reveal, self.scores = told["args"]["round"], None, {}
+            elif told["kind"] == "reveal":
+                self.reveal = told["args"]
+            elif told["kind"] == "score":
+                self.scores[told["args"]["seat"]] = told["args"]
+            elif told["kind"] == "pot" and self.reveal is not None:
                 # Kept past the next round's start, which often comes in the same batch.
-                hands, order = self.reveal.args["hands"], self.reveal.args["order"]
-                rows: list[ScoreRow] = [(q, hands[q], self.scores.get(q)) for q in order]
+                hands, order = self.reveal["hands"], self.reveal["order"]
+                # ``order`` names the seats still in the round: each has its hand shown
+                rows: list[ScoreRow] = [(q, hands[q] or [], self.scores.get(q)) for q in order]
                 self.scored = (self.round, rows)
 
     def back_action(self, obs: Observation) -> None:

@@ -18,10 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from apokalypse.cli.ui.common import recent_panel
-from apokalypse.engine.events import Args
 from apokalypse.games.apokerlypse.cards import parse_card
 from apokalypse.games.apokerlypse.content import Content
-from apokalypse.games.apokerlypse.observation import ModsView, Observation
+from apokalypse.games.apokerlypse.observation import ModsView, Observation, ScoreView
 from apokalypse.games.apokerlypse.poker import CATEGORIES, category_of, evaluate
 from apokalypse.i18n.apokerlypse.choices import pending_effect
 from apokalypse.i18n.apokerlypse.render import (
@@ -166,7 +165,7 @@ def status_table(
 
 # --- the final scoring -------------------------------------------------------------------------
 
-ScoreRow = tuple[int, Sequence[str], Args | None]  # seat, hand, the "score" event's args or None
+ScoreRow = tuple[int, Sequence[str], ScoreView | None]  # seat, hand, its score (None: not yet)
 
 
 def score_table(rows: Sequence[ScoreRow], title: str, lang: str, names: Sequence[str]) -> Panel:
