@@ -27,13 +27,30 @@ from tests.services import missing
 SHARED_CREATE_BURST = "10000"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, longest first (``@pytest.mark.long(seconds)``: about what it took
+    in a CI run), then the rest in their order. pytest-xdist hands a quarter of the tests out at
+    once, round the workers, and the rest as workers come free: a long test collected late would
+    start near the end and keep the run going on its own."""
+
+    def took(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return -float(mark.args[0]) if mark is not None else 0.0
+
+    items.sort(key=took)
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One ``apokalypse serve`` for the session over an SQLite file: its computers decide without
-    a pause (tests wait on the server, not on people following the play)."""
+    a pause, in games a person follows too, and it answers a person's forced questions after a
+    short one (tests wait on the server, not on people following the play)."""
     assert APOKALYPSE.exists(), APOKALYPSE
     database = tmp_path_factory.mktemp("server") / "db.sqlite3"
-    options = ("--computer-pace", "0", "--create-burst", SHARED_CREATE_BURST)
+    options = (
+        *("--computer-pace", "0", "--computer-delay", "0", "--answer-delay", "0.05", "0.3"),
+        *("--create-burst", SHARED_CREATE_BURST),
+    )
     with started(Server(database, *options)) as running:
         yield running
     assert "Traceback" not in running.errors(), running.errors()

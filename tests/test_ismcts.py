@@ -421,6 +421,7 @@ def test_a_bad_budget_is_one_clear_line(budget: dict[str, Any], message: str) ->
 # --- strength ----------------------------------------------------------------------------------
 
 
+@pytest.mark.long(26)
 def test_it_beats_the_random_player_at_two_player_apokerlypse() -> None:
     """A sanity check, not a measurement: over six seeded games, seats alternated, the
     searching player ends with more chips than the random player in total and wins most."""

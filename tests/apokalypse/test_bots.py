@@ -214,6 +214,7 @@ def test_heuristic_does_not_attack_its_own_display():
         assert choose(HeuristicBot(1), s).seat != 0
 
 
+@pytest.mark.long(20)
 def test_heuristic_scores_clearly_more_than_random():
     """60 seeded 4-player games, heuristic and random seats alternating (and swapping each
     game, so that seat order favours neither)."""

@@ -273,6 +273,7 @@ def test_peeks_before_paying(monkeypatch):
 # --- strength -------------------------------------------------------------------------------
 
 
+@pytest.mark.long(34)
 def test_heuristic_clearly_beats_random():
     """40 seeded games: 2 and 4 players, plain and example content, heuristic and random seats
     alternating and swapping every four games, so that seat order favours neither."""

@@ -194,6 +194,7 @@ def test_the_first_lit_place_comes_into_view(
     screenshot(phone, tmp_path, f"lit-in-view-{lang}", full_page=False)
 
 
+@pytest.mark.long(26)
 def test_a_long_unread_log_is_counted_to_99_plus(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:

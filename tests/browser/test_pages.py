@@ -50,6 +50,7 @@ POKER_SEED = 1
 POKER_MOST = 60
 
 
+@pytest.mark.long(28)
 def test_a_game_from_the_lobby_to_the_final_reveal(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:
@@ -313,6 +314,7 @@ def test_a_phone_and_the_keyboard_alone(
     screenshot(page, tmp_path, "phone-lobby")
 
 
+@pytest.mark.long(36)
 def test_an_apokerlypse_game_to_the_end(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:

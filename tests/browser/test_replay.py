@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from apokalypse.engine.record import GameRecord, replay
@@ -58,6 +59,7 @@ def shows_frame(page: Page, made: dict[str, Any], step: int) -> None:
     expect(page.locator("#log li")).to_have_count(min(lines, 500))
 
 
+@pytest.mark.long(43)
 def test_a_finished_game_stepped_scrubbed_shared_downloaded_and_opened(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -115,6 +116,7 @@ def decide(page: Page, before: int) -> None:
             ready(page)
 
 
+@pytest.mark.long(196)
 def test_two_friends_play_a_whole_game_with_names_and_talk_and_watch_its_replay(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:

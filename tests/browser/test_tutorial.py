@@ -269,6 +269,7 @@ def begun(
     return page, game_id, shot
 
 
+@pytest.mark.long(200)
 @pytest.mark.parametrize("lang", ["de"])
 def test_the_guided_apokalypse_game(
     lang: str, server: Server, browser: Browser, people: list[Any], tmp_path: Path
@@ -305,6 +306,7 @@ def resume(page: Page, server: Server, learner: Coached, seen: list[str], decide
     return game.id
 
 
+@pytest.mark.long(76)
 def test_the_guided_apokalypse_game_in_english(
     server: Server, browser: Browser, people: list[Any], tmp_path: Path
 ) -> None:
@@ -343,6 +345,7 @@ def test_the_guided_apokalypse_game_in_english(
     the_end(page, lang, seen, rides, tmp_path)
 
 
+@pytest.mark.long(17)
 def test_leaving_and_resuming_goes_on_without_repeating_a_lesson(
     server: Server, browser: Browser, people: list[Any]
 ) -> None:
@@ -372,6 +375,7 @@ def test_leaving_and_resuming_goes_on_without_repeating_a_lesson(
     expect(page.locator("#tutor")).to_have_attribute("data-showing", after[-1])
 
 
+@pytest.mark.long(27)
 def test_the_guided_apokerlypse_game(
     server: Server, browser: Browser, people: list[Any], tmp_path: Path
 ) -> None:
@@ -396,6 +400,7 @@ def test_the_guided_apokerlypse_game(
     screenshot(page, tmp_path, "tutorial-poker-de-end")
 
 
+@pytest.mark.long(25)
 def test_on_a_phone_the_coach_covers_no_control(
     server: Server, browser: Browser, people: list[Any], tmp_path: Path
 ) -> None:

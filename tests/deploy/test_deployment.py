@@ -468,6 +468,7 @@ def prerequisites() -> None:
     reachable("127.0.0.1", 6379, "Redis")
 
 
+@pytest.mark.long(48)
 def test_a_friend_plays_through_nginx_while_a_server_process_dies(
     prerequisites: None, tmp_path: Path
 ) -> None:

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from apokalypse.server.serving import GRACEFUL_SECONDS
 from tests.helpers import cli, create
@@ -108,6 +109,7 @@ def test_the_unit_is_hardened_as_the_guide_says(tmp_path: Path) -> None:
     assert one("ExecStart").startswith(f"{PROGRAM} serve --host 127.0.0.1 --port %i ")
 
 
+@pytest.mark.long(22)
 def test_the_command_it_starts_serves_and_stops_on_its_kill_signal(tmp_path: Path) -> None:
     port = free_port()
     options = f"--database-url sqlite:///{tmp_path / 'apokalypse.sqlite3'}"

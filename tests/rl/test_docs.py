@@ -7,11 +7,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.commands import CLI, run
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 
 
+@pytest.mark.long(26)
 def test_the_guide_examples_run_in_order(tmp_path: Path, monkeypatch: Any, capsys: Any) -> None:
     monkeypatch.chdir(tmp_path)
     blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text("utf-8"), re.S)

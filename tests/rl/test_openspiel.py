@@ -51,6 +51,7 @@ def _play_random(state: Any, steps: int, rng: np.random.RandomState) -> Any:
     ("python_apokerlypse", {"players": 2}, 25),
     ("python_apokalypse", {"players": 2}, 8),
 ])  # fmt: skip
+@pytest.mark.long(190)
 def test_openspiel_ismcts_bot_plays_whole_games_against_random(
     name: str, params: dict[str, Any], simulations: int
 ) -> None:

@@ -44,6 +44,7 @@ def arrays(p: Policy) -> list[np.ndarray]:
     return [p.scale, *p.parameters()]
 
 
+@pytest.mark.long(16)
 def test_training_is_deterministic_for_a_seed(policy: Policy) -> None:
     again = tiny(5)
     for a, b in zip(arrays(policy), arrays(again), strict=True):
@@ -52,6 +53,7 @@ def test_training_is_deterministic_for_a_seed(policy: Policy) -> None:
     assert not np.array_equal(policy.action_weights, other.action_weights)
 
 
+@pytest.mark.long(15)
 def test_training_updates_the_weights_and_reports_progress() -> None:
     reports: list[Progress] = []
     trained = tiny(5, progress=reports.append)
@@ -126,6 +128,7 @@ def test_evaluation_never_deals_a_training_game(policy: Policy) -> None:
         evaluate(policy, 1, seed=1 << 31)
 
 
+@pytest.mark.long(16)
 def test_the_rl_train_command_trains_saves_and_measures(tmp_path: Path) -> None:
     """The guide's command on a tiny budget, through the real program: a policy file that loads,
     the two evaluation lines; and bad input is one line with exit status 2, nothing written."""

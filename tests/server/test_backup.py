@@ -116,6 +116,7 @@ class Mover:
         assert not self.thread.is_alive()
 
 
+@pytest.mark.long(66)
 def test_a_sqlite_backup_made_while_the_server_plays_restores_every_game(
     tmp_path: Path,
 ) -> None:
@@ -228,6 +229,7 @@ def tool(name: str) -> str:
     return found
 
 
+@pytest.mark.long(25)
 def test_postgresql_dumped_while_the_server_runs_restores_with_pg_restore(
     tmp_path: Path,
 ) -> None:

@@ -1146,6 +1146,7 @@ def check_rematch(server: Server, played: Played) -> None:
     assert "seed" not in summary and not summary["over"]
 
 
+@pytest.mark.long(64)
 def test_no_message_of_many_served_games_tells_a_seat_more_than_it_may_know(
     server: Server,
 ) -> None:
@@ -1785,6 +1786,7 @@ def a_true_move_in_a_window(played: Played) -> None:
     played.summaries[state] = {**played.summaries[state], "move": state}
 
 
+@pytest.mark.long(26)
 @pytest.mark.parametrize(("name", "seed"), [("apokalypse", 20261126), ("apokerlypse", 20261124)])
 def test_the_game_checker_passes_an_honest_server_and_fails_one_leak(name: str, seed: int) -> None:
     """The whole replay and fitting machinery, on messages built here: a correct stream passes,

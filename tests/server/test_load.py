@@ -46,6 +46,7 @@ def check(report: dict[str, Any], servers: int) -> None:
     assert set(report["verdict"]) == {"p99_under_50ms", "no_refusals_or_errors", "memory_flat"}
 
 
+@pytest.mark.long(17)
 def test_one_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # As in the two processes' run below: a few seconds are not spent on automatic answers.
     check(loadtest(tmp_path, "--race-answers"), servers=1)
@@ -65,6 +66,7 @@ def test_the_clients_leave_to_the_server_what_it_answers_for_them() -> None:
     assert not answered_for_me({"auto": True, "legal": []})
 
 
+@pytest.mark.long(21)
 def test_two_processes_over_postgres_and_redis(tmp_path: Path) -> None:
     reachable("127.0.0.1", 5432, "PostgreSQL")
     reachable("127.0.0.1", 6379, "Redis")

@@ -18,6 +18,7 @@ from tests.helpers import cli, one_line_error
 SMALL = ("-g", "apokerlypse", "--players", "2", "-n", "12", "--bots", "medium", "--epochs", "2")
 
 
+@pytest.mark.long(27)
 def test_learn_writes_weights_the_master_level_reads_with_their_provenance(tmp_path):
     out = tmp_path / "w.npz"
     run = cli("learn", *SMALL, "--out", str(out), timeout=300)

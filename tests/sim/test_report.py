@@ -511,6 +511,7 @@ def test_compare_tests_each_faction_and_the_game_length(tmp_path):
     assert {p.name for p in compare.plots} == {"compare", "compare_factions"}
 
 
+@pytest.mark.long(27)
 def test_a_real_apokerlypse_run_is_reported(tmp_path):
     """Twenty games of the example content through simulate --out and report, the real commands."""
     from tests.helpers import cli

@@ -97,6 +97,7 @@ def test_a_folder_of_before_a_column_was_added_is_read_and_resumed(tmp_path: Pat
         read_results(out)
 
 
+@pytest.mark.long(37)
 def test_an_interrupted_run_keeps_its_games_and_the_rerun_finishes_it(tmp_path: Path) -> None:
     out, records = tmp_path / "run", tmp_path / "records"
     args = ("--games", "150", "--players", "4", "--bots", "medium", "--seed", "3")
@@ -185,6 +186,7 @@ def test_a_manifest_of_another_format_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2 and "format 99" in done.stderr
 
 
+@pytest.mark.long(36)
 @pytest.mark.xdist_group("ray")  # one Ray at a time: a local one joins a running cluster
 def test_the_ray_runner_gives_the_same_tables(tmp_path: Path) -> None:
     """``--ray`` alone starts a Ray instance on this machine (a real one, two worker CPUs)."""
@@ -205,6 +207,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.long(35)
 @pytest.mark.xdist_group("ray")  # one Ray at a time: a local one joins a running cluster
 def test_a_ray_cluster_started_apart_is_joined_by_its_address(tmp_path: Path) -> None:
     """A Ray head started by ``ray start`` in its own process, joined with ``--ray HOST:PORT``.
