@@ -70,10 +70,8 @@ typecheck: $(STAMP)
 # Every test on the compiled build, and at the same time the rules tests again on the pure-Python
 # one; coverage is measured in both and reported together (scripts/pytest_both_builds.sh). Without
 # a compiled build: every test, pure, with coverage. Each run spreads its tests over pytest-xdist
-# workers; PYTEST_WORKERS and PURE_WORKERS set how many. Four for the compiled run on two cores:
-# its browser, server and process tests spend most of their time waiting, and with three the
-# cores stood idle a quarter of the run.
-PYTEST_WORKERS ?= 4
+# workers; PYTEST_WORKERS and PURE_WORKERS set how many.
+PYTEST_WORKERS ?= 3
 PURE_WORKERS   ?= 1
 pytest: $(STAMP) $(WEB_STAMP) $(COMPILED_STAMP)
 	@if [ -f $(COMPILED_STAMP) ]; then \
