@@ -104,12 +104,12 @@ def _mirrored(actor: int, swing: float) -> Move:
     return Move(actor, ((swing, 0.0), (-swing, 0.0)))
 
 
-def event_move(event: EventView, attack: ev.Attack | None) -> Move | None:
-    """The public choice an event shows, if it says anything about its player's ethos;
-    ``attack`` is the last declared attack's arguments (a defence answers it). A replacement
-    says nothing (it may add protection or take it away), nor do gifts, thefts, passes and the
-    destination of a converted populace (the side it leaves was chosen with the attack)."""
-    told = ev.told(event)
+def event_move(told: ev.Event, attack: ev.Attack | None) -> Move | None:
+    """The public choice an event (a view of it, :func:`events.told`) shows, if it says anything
+    about its player's ethos; ``attack`` is the last declared attack's arguments (a defence
+    answers it). A replacement says nothing (it may add protection or take it away), nor do
+    gifts, thefts, passes and the destination of a converted populace (the side it leaves was
+    chosen with the attack)."""
     if told["kind"] == "populace":
         return _populace(told["args"]["actor"], told["args"]["side"], None)
     if told["kind"] == "person":
@@ -180,8 +180,8 @@ class EthosBelief:
 
     def observe(self, events: Sequence[EventView]) -> None:
         for event in events:
-            move = event_move(event, self._attack)
             told = ev.told(event)
+            move = event_move(told, self._attack)
             if told["kind"] == "attack":
                 self._attack = told["args"]
             if move is not None and move.actor != self.seat:
@@ -303,8 +303,8 @@ class BeliefSearch:
         else:
             self.belief.observe(events)
         for event in events:
-            move = event_move(event, self._attack)
             told = ev.told(event)
+            move = event_move(told, self._attack)
             if told["kind"] == "attack":
                 self._attack = told["args"]
             if move is not None and move.actor == self._seat:
