@@ -110,12 +110,14 @@ def test_coach(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bounds = [text(f"server.coach-{key}", "en", seconds=6) for key in ("busy", "pace", "full")]
     for reason in figures["coach_refusals"]:  # … and refused only for its bounds (cut short)
         assert any(bound.startswith(reason) for bound in bounds), reason
-    # The person elsewhere played on (in a window this short, the computers' paced turns may
-    # leave one wait unfinished: it counts as waited so far) …
+    # The person elsewhere played on (in a window this short, on a busy machine, the computers'
+    # paced turns may leave one wait unfinished, even the first: it counts as waited so far) …
     gaps = figures["next_decision"].get("count", 0)
+    unfinished = figures["unfinished"]["elsewhere"]
     check_percentiles(figures["beyond_pace"])
-    assert figures["beyond_pace"]["count"] == gaps + figures["unfinished"]["elsewhere"]
-    assert figures["decisions"] >= 1 and figures["decisions"] >= gaps
+    assert figures["beyond_pace"]["count"] == gaps + unfinished
+    assert gaps + unfinished >= 1  # at least one wait for a decision was measured
+    assert figures["decisions"] >= gaps and figures["decisions"] + unfinished >= 1
     check_percentiles(figures["first_message"])  # … and tabs opened on its game
     slowest = max(figures["beyond_pace"]["max_ms"], figures["first_message"]["max_ms"])
     assert math.isclose(report["headline"]["value"], slowest, abs_tol=0.11)
@@ -161,8 +163,8 @@ def test_scenarios_start_their_own_servers(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_serve_flags_only_those_the_server_takes() -> None:
-    flags = serve_flags({"--port": "1", "--no-such-option": "2"})
-    assert flags == ["--port", "1"]
+    flags = serve_flags({"--port": "1", "--no-such-option": "2", "--answer-delay": "0.05 0.3"})
+    assert flags == ["--port", "1", "--answer-delay", "0.05", "0.3"]  # two values, two arguments
 
 
 def test_play_through_nginx_with_tls(tmp_path: Path) -> None:

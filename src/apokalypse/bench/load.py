@@ -162,6 +162,9 @@ LOOSE_LIMITS = {
     "--create-burst": "100000",
     "--max-games": "1000000",
     "--computer-delay": "0",  # the computers at full speed: a benchmark measures the server
+    # … and its automatic answers after a short pause (0.8-2.5 s by default, so that nobody can
+    # tell them from a person's): in a short window, a game would otherwise idle on them.
+    "--answer-delay": "0.05 0.3",
 }
 
 
@@ -174,10 +177,15 @@ def server_env(options: LoadOptions) -> dict[str, str] | None:
 
 
 def serve_flags(wanted: dict[str, str], env: dict[str, str] | None = None) -> list[str]:
-    """Those of ``wanted`` (option → value) that ``apokalypse serve`` takes, as arguments: a
-    server older than an option is started without it."""
+    """Those of ``wanted`` (option → its value, or its values apart by spaces) that ``apokalypse
+    serve`` takes, as arguments: a server older than an option is started without it."""
     taken = serve_options((env or {}).get("PYTHONPATH"))
-    return [part for option, value in wanted.items() if option in taken for part in (option, value)]
+    return [
+        part
+        for option, value in wanted.items()
+        if option in taken
+        for part in (option, *value.split())
+    ]
 
 
 @functools.cache

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 from collections.abc import Callable
 
 M_ARENA_MAX = -8  # mallopt's parameter for the most arenas (malloc.h)
@@ -28,6 +29,21 @@ def _libc() -> ctypes.CDLL | None:
 
 
 LIBC = _libc()
+
+
+# The cyclic garbage collector's thresholds for a server: a young collection every 50,000
+# allocations instead of 700. Its pauses stop every game on the event loop; measured under load
+# (200 games), young and middle collections took up to 55 and 83 ms and the full ones 120–258 ms,
+# most of them spent walking the objects made at start, which live as long as the process.
+COLLECT_EVERY = (50_000, 20, 20)
+
+
+def tune_collector() -> None:
+    """At start, once the app is made: what exists now lives as long as the process, so the
+    collector stops walking it (``gc.freeze``), and it collects young objects less often."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*COLLECT_EVERY)
 
 
 def limit_arenas(arenas: int = ARENAS) -> bool:

@@ -39,7 +39,7 @@ from uvicorn.server import ServerState
 from .connection import MAX_FRAME
 from .edge import with_security_headers
 from .logs import log_level, logging_config
-from .memory import limit_arenas
+from .memory import limit_arenas, tune_collector
 from .ops import MetricsListener, serve_metrics
 from .options import Listen
 
@@ -225,6 +225,7 @@ def uvicorn_config(app: FastAPI, listen: Listen) -> Config:
 def serve(app: FastAPI, listen: Listen, metrics_listener: MetricsListener | None = None) -> None:
     """Serve ``app`` until SIGINT or SIGTERM, then stop gracefully (see the module)."""
     limit_arenas()  # before the worker threads start (memory.py)
+    tune_collector()  # the app is made: what lives now lives as long as the process
     config = uvicorn_config(app, listen)
     server = uvicorn.Server(config)
 
