@@ -10,6 +10,7 @@ STAMP  := $(VENV)/.synced
 WEB_STAMP   := src/apokalypse/web/dist/.built
 WEB_SOURCES := web/package-lock.json $(wildcard web/*.json web/*.ts web/*.html web/scripts/*) \
                $(shell find web/src -path web/src/wire -prune -o -type f -print 2>/dev/null) \
+               $(wildcard web/sw/* web/public/* web/public/icons/*) \
                $(wildcard schema/*)
 # The compiled build of the rules (mypyc, scripts/build_compiled.py) and what it is made from: the
 # rules and engine sources, the build script and the package's build chooser, the locked mypy. It

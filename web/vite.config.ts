@@ -1,7 +1,9 @@
-// Three pages (the lobby, the game page and the replay page), built into the Python package so that
-// `apokalypse serve` serves them (src/apokalypse/server/pages.py): HTML at the dist root, every
-// asset under /static/. Nothing is loaded from elsewhere at run time.
-import { writeFileSync } from "node:fs";
+// Four pages (the lobby, the game page, the replay page and the offline page), built into the Python
+// package so that `apokalypse serve` serves them (src/apokalypse/server/pages.py): HTML at the dist
+// root, every asset under /static/ (public/: the app's manifest and icons), the service worker at
+// /sw.js. Nothing is loaded from elsewhere at run time.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import preact from "@preact/preset-vite";
@@ -46,8 +48,30 @@ function precompress(): Plugin {
   };
 }
 
+/** The service worker (web/sw/sw.js) written to the build's root as `sw.js` (the server answers it
+ * at /sw.js), with the build's hashed files to keep and a name for this build's cache: a hash of
+ * those names, so that a new build's worker replaces the old one and drops its cache. */
+function serviceWorker(): Plugin {
+  return {
+    name: "apokalypse-service-worker",
+    apply: "build",
+    writeBundle(options, bundle) {
+      const kept = Object.keys(bundle)
+        .filter((name) => name.startsWith("assets/") && !name.endsWith(".map"))
+        .sort()
+        .map((name) => `/static/${name}`);
+      kept.push("/static/icons/icon-192.png"); // the offline page's
+      const build = createHash("sha256").update(kept.join("\n")).digest("hex").slice(0, 12);
+      const source = readFileSync(resolve(__dirname, "sw/sw.js"), "utf8")
+        .replace("__BUILD__", build)
+        .replace("__ASSETS__", JSON.stringify(kept));
+      writeFileSync(join(options.dir ?? "", "sw.js"), source);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [preact(), precompress()],
+  plugins: [preact(), precompress(), serviceWorker()],
   base: "/static/",
   build: {
     outDir: resolve(__dirname, "../src/apokalypse/web/dist"),
@@ -58,6 +82,7 @@ export default defineConfig({
         lobby: resolve(__dirname, "lobby.html"),
         game: resolve(__dirname, "game.html"),
         replay: resolve(__dirname, "replay.html"),
+        offline: resolve(__dirname, "offline.html"),
       },
     },
   },

@@ -362,6 +362,13 @@ const en = {
   coachWithdraw: "Take it back",
   coachForEveryone: "Coach for everyone",
   coachForEveryoneHelp: "Every person at the table may ask the computer expert for advice, once each agreed at their seat. In games against computers only, the coach is always there.",
+  // the offline page (the installed app, or a tab, with the server out of reach)
+  offlineTitle: "You are offline",
+  offlineText: "The game server cannot be reached from this device just now. Your games are kept on the server: nothing is lost, and every game goes on where it was.",
+  offlineRetry: "Try again",
+  offlineAuto: "This page tries again by itself as soon as the device is back online.",
+  installApp: "Install the app",
+  installAppHelp: "Put Apokalypse on this device's home screen or desktop: it opens in a window of its own, and your games stay as they are.",
 };
 
 export type WordKey = keyof typeof en;
@@ -711,6 +718,12 @@ const de: Words = {
   coachWithdraw: "Zurücknehmen",
   coachForEveryone: "Coach für alle",
   coachForEveryoneHelp: "Jeder Mensch am Tisch darf den Computer-Experten um Rat fragen, sobald alle an ihrem Platz zugestimmt haben. In Spielen nur gegen Computer ist der Coach immer da.",
+  offlineTitle: "Du bist offline",
+  offlineText: "Der Spielserver ist von diesem Gerät aus gerade nicht zu erreichen. Deine Spiele liegen auf dem Server: Nichts geht verloren, und jedes Spiel geht weiter, wo es war.",
+  offlineRetry: "Erneut versuchen",
+  offlineAuto: "Diese Seite versucht es von selbst wieder, sobald das Gerät wieder online ist.",
+  installApp: "Als App installieren",
+  installAppHelp: "Apokalypse auf den Startbildschirm oder Schreibtisch dieses Geräts legen: Es öffnet sich in einem eigenen Fenster, und deine Spiele bleiben, wie sie sind.",
 };
 
 const WORDS: Record<Lang, Words> = { en, de };

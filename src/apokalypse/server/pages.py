@@ -1,7 +1,9 @@
 """The browser pages: a lobby to create games and a game page that plays one over the WebSocket.
 
 The pages are a TypeScript/Preact front end (``web/`` at the repository root) that Vite builds into
-``apokalypse/web/dist`` (``make web``): three HTML files and hashed assets under ``/static/``. They
+``apokalypse/web/dist`` (``make web``): four HTML files (the fourth the offline page), hashed
+assets under ``/static/``, the app's manifest and icons beside them, and the service worker that
+makes the pages an installable app, answered at ``/sw.js``. They
 show the observations the server sends and send back action texts from its ``legal`` list; no game
 logic runs in the browser. A seat's token stays in the page's own address and is never written into
 the HTML. Without a build every page answers 503 saying how to make one. Every file is sent
@@ -53,8 +55,8 @@ PAGE_METHODS = ["GET", "HEAD"]
 
 def add_pages(app: FastAPI) -> None:
     """Serve the lobby at ``/``, the game page at ``/games/{id}``, the replay page at
-    ``/games/{id}/replay`` and ``/replay`` (a record file opened in it) and the assets at
-    ``/static``."""
+    ``/games/{id}/replay`` and ``/replay`` (a record file opened in it), the offline page at
+    ``/offline``, the service worker at ``/sw.js`` and the assets at ``/static``."""
 
     @app.api_route("/", methods=PAGE_METHODS, include_in_schema=False)
     async def lobby(request: Request) -> Response:
@@ -73,5 +75,19 @@ def add_pages(app: FastAPI) -> None:
     @app.api_route("/replay", methods=PAGE_METHODS, include_in_schema=False)
     async def opened_replay_page(request: Request) -> Response:
         return _page("replay.html", request)
+
+    @app.api_route("/offline", methods=PAGE_METHODS, include_in_schema=False)
+    async def offline_page(request: Request) -> Response:
+        # What the service worker shows when a page cannot be fetched (it keeps a copy).
+        return _page("offline.html", request)
+
+    @app.api_route("/sw.js", methods=PAGE_METHODS, include_in_schema=False)
+    async def service_worker(request: Request) -> Response:
+        # At the root, so that its scope is every page; checked by the browser on every load
+        # (no-cache), so that a new build's worker is found at once.
+        path = DIST / "sw.js"
+        if not path.is_file():
+            return Response("no build of the pages", 404, media_type="text/plain")
+        return ASSETS.answer(path, request.headers, {"Cache-Control": "no-cache"})
 
     app.mount("/static", ASSETS, name="static")

@@ -1,5 +1,6 @@
 import { render } from "preact";
 import "../style.css";
+import { registerServiceWorker } from "../ui/install";
 import { GamePage } from "./GamePage";
 
 // /games/{id}?token=…: the id from the path, the seat's token (if any) from the query.
@@ -7,3 +8,4 @@ const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boo
 const token = new URLSearchParams(window.location.search).get("token");
 const root = document.getElementById("app");
 if (root) render(<GamePage gameId={gameId} token={token} />, root);
+registerServiceWorker();

@@ -8,6 +8,7 @@ import { CreatedGame } from "./CreatedGame";
 import { CreateForm } from "./CreateForm";
 import { MyGames } from "./MyGames";
 import { LearnToPlay } from "../tutorial/LearnToPlay";
+import { useInstallOffer } from "../ui/install";
 
 export function Lobby() {
   const [lang, setLang] = useState<Lang>(browserLang());
@@ -17,6 +18,7 @@ export function Lobby() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [refresh, setRefresh] = useState(0);
+  const install = useInstallOffer();
 
   const create = async (request: CreateRequest) => {
     setBusy(true);
@@ -56,6 +58,11 @@ export function Lobby() {
           {t("appName")}
         </a>
         <span class="spacer" />
+        {install ? (
+          <button type="button" id="install-app" class="install-app" title={t("installAppHelp")} onClick={install}>
+            {t("installApp")}
+          </button>
+        ) : null}
         <div class="lang-switch" role="group" aria-label={t("language")}>
           {(["en", "de"] as const).map((l) => (
             <button type="button" class={lang === l ? "chosen" : ""} aria-pressed={lang === l} onClick={() => switchLang(l)}>
