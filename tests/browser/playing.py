@@ -23,7 +23,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.server.served import Server
+from tests.server.served import Addressed
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -90,7 +90,7 @@ def screenshot(page: Page, tmp_path: Path, name: str, full_page: bool = True) ->
         shutil.copyfile(path, Path(SCREENS) / f"{name}.png")
 
 
-def seat_url(server: Server, created: dict[str, Any], seat: int) -> str:
+def seat_url(server: Addressed, created: dict[str, Any], seat: int) -> str:
     return f"{server.http}/games/{created['id']}?token={created['seats'][seat]['token']}"
 
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import uvicorn
@@ -81,6 +82,16 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.seconds += seconds
+
+
+class AheadClock:
+    """The hub's time (``hub.now``): the real time, moved forward at will by ``ahead``."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.ahead
 
 
 def wait_until(check: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:

@@ -368,6 +368,13 @@ const en = {
   offlineRetry: "Try again",
   offlineAuto: "This page tries again by itself as soon as the device is back online.",
   installApp: "Install the app",
+  moveGames: "Move my games to another device",
+  moveGamesHelp: "On the other device, open this server's lobby, choose \"Add games from another device\" and enter this code, or scan the QR code. It works once, for {minutes} minutes.",
+  moveGamesQr: "QR code that opens this server's lobby with the code on the other device",
+  addGames: "Add games from another device",
+  addGamesCode: "Code from the other device",
+  addGamesButton: "Add",
+  gamesAdded: "Added {count} games from the other device.",
   installAppHelp: "Put Apokalypse on this device's home screen or desktop: it opens in a window of its own, and your games stay as they are.",
 };
 
@@ -723,6 +730,13 @@ const de: Words = {
   offlineRetry: "Erneut versuchen",
   offlineAuto: "Diese Seite versucht es von selbst wieder, sobald das Gerät wieder online ist.",
   installApp: "Als App installieren",
+  moveGames: "Meine Spiele auf ein anderes Gerät mitnehmen",
+  moveGamesHelp: "Öffne auf dem anderen Gerät die Lobby dieses Servers, wähle „Spiele von einem anderen Gerät holen“ und gib diesen Code ein, oder scanne den QR-Code. Er gilt einmal, {minutes} Minuten lang.",
+  moveGamesQr: "QR-Code, der auf dem anderen Gerät die Lobby dieses Servers mit dem Code öffnet",
+  addGames: "Spiele von einem anderen Gerät holen",
+  addGamesCode: "Code vom anderen Gerät",
+  addGamesButton: "Holen",
+  gamesAdded: "{count} Spiele vom anderen Gerät geholt.",
   installAppHelp: "Apokalypse auf den Startbildschirm oder Schreibtisch dieses Geräts legen: Es öffnet sich in einem eigenen Fenster, und deine Spiele bleiben, wie sie sind.",
 };
 

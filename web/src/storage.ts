@@ -34,6 +34,15 @@ export function rememberGame(entry: Omit<SavedGame, "at">): void {
   store([{ ...entry, at: Date.now() }, ...others]);
 }
 
+/** Add the games of another device (server/transfers.py) to this browser's list, in their order,
+ * before the games kept here. */
+export function addGames(entries: Omit<SavedGame, "at">[]): void {
+  const now = Date.now();
+  const added = entries.map((entry, index) => ({ ...entry, at: now - index }));
+  const others = savedGames().filter((g) => !entries.some((e) => e.id === g.id && e.seat === g.seat));
+  store([...added, ...others]);
+}
+
 export function forgetGame(id: string, seat: number | null): void {
   store(savedGames().filter((g) => !(g.id === id && g.seat === seat)));
 }

@@ -18,6 +18,9 @@ on the server, and every connection is sent its own view (``state.observation(se
 - ``POST /api/seats`` ``[{id, token}, …]`` (at most 30) → ``{seats: [{id, seat, awaited,
   left_ms, move, over} | {id, error}]}``: where each seat's own view says it is awaited ("my
   games"; :mod:`.awaited`).
+- ``POST /api/transfers`` ``{games: [{id, game, seat, token}, …]}`` → ``{code, expires_s}``, and
+  ``POST /api/transfers/take`` ``{code}`` → ``{games}`` once: "my games" moved to another device
+  (:mod:`.transfers`).
 - ``GET /api/catalog?lang=`` → the games the lobby offers (title, players, variants) and the
   seat kinds, labelled in ``lang``: the browser keeps no copy of a game's facts.
 - ``WebSocket /ws/games/{id}?token=…`` (no token: a spectator; a wrong one: closed with 4403).
@@ -71,6 +74,7 @@ from .replays import add_replays
 from .serving import serve, start_metrics
 from .settings import Settings
 from .store import Store, StoreError
+from .transfers import add_transfers
 from .tutorial import tutorial_game
 
 CLOSE_FORBIDDEN = 4403  # a token that opens no seat
@@ -291,6 +295,7 @@ def create_app(
         await hub.serve(websocket, game_id, token)
 
     add_replays(app, hub)  # a finished game's record and replay (replays.py)
+    add_transfers(app, store.engine, lambda: hub.now())  # "my games" to another device
     add_pages(app)
     return app
 

@@ -75,6 +75,17 @@ class EntryRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TransferRow(Base):
+    """ "My games" on their way to another device (migration 0007; :mod:`.transfers`): kept
+    under the SHA-256 of their one-time code, until taken once or expired."""
+
+    __tablename__ = "transfers"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    games: Mapped[list[dict[str, object]]] = mapped_column(JSON)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":

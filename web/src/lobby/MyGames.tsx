@@ -7,6 +7,7 @@ import type { Catalog, GameSummary, SeatNews } from "../protocol";
 import { forgetGame, gameLink, savedGames, type SavedGame } from "../storage";
 import { duration } from "../ui/duration";
 import { byUrgency, REFRESH_MS, REFRESHES, seatsNews } from "./awaited";
+import { MoveGames } from "./MoveGames";
 import "./awaited.css";
 
 async function summaries(ids: string[]): Promise<Map<string, GameSummary>> {
@@ -102,6 +103,7 @@ export function MyGames({ t, refresh, catalog }: { t: Translate; refresh: number
           );
         })}
       </ul>
+      <MoveGames t={t} count={games.length} onAdded={() => setTick(tick + 1)} />
     </section>
   );
 }
