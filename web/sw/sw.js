@@ -49,3 +49,38 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).catch(() => caches.match(request)));
   }
 });
+
+// A push from this server (server/pushes.py): which game and seat, and the words to show. One
+// notification per seat (its tag): a newer one replaces the older.
+self.addEventListener("push", (event) => {
+  let told = null;
+  try {
+    told = event.data ? event.data.json() : null;
+  } catch {
+    told = null;
+  }
+  if (!told || typeof told.game !== "string" || typeof told.seat !== "number") return;
+  event.waitUntil(
+    self.registration.showNotification(String(told.title ?? "Apokalypse"), {
+      body: String(told.body ?? ""),
+      tag: `${told.game}:${told.seat}`,
+      icon: "/static/icons/icon-192.png",
+      data: { game: told.game, seat: told.seat, kind: told.kind },
+    }),
+  );
+});
+
+// A click opens the game at that seat: a tab of it if one is open, else a new one. The page
+// finds the seat's key in "my games" (the address names the seat, never its key).
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const { game, seat } = event.notification.data ?? {};
+  if (typeof game !== "string" || typeof seat !== "number") return;
+  const path = `/games/${encodeURIComponent(game)}`;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((open) => {
+      const tab = open.find((client) => new URL(client.url).pathname === path);
+      return tab ? tab.focus() : self.clients.openWindow(`${path}?seat=${seat}`);
+    }),
+  );
+});

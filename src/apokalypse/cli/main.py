@@ -612,6 +612,21 @@ def serve(
         float,
         typer.Option(help="Seconds the coach may think about one question at most"),
     ] = Settings.coach_seconds,
+    push_service: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another push service (an origin) browsers' Web Push subscriptions may be at,"
+            " beside those of Chrome, Firefox, Safari and Edge (repeatable)"
+        ),
+    ] = None,
+    push_contact: Annotated[
+        str,
+        typer.Option(help="Who runs this server, named to push services (mailto: or https:)"),
+    ] = Settings.push_contact,
+    push_grace: Annotated[
+        float,
+        typer.Option(help="Seconds a person's decision waits before they are pushed about it"),
+    ] = Settings.push_grace,
 ) -> None:
     """Run the online game server (HTTP and WebSocket) until interrupted (Ctrl-C or SIGTERM:
     a graceful stop)."""
@@ -636,6 +651,9 @@ def serve(
             answer_delay=answer_delay,
             coach_iterations=coach_iterations,
             coach_seconds=coach_seconds,
+            push_services=tuple(push_service or ()),
+            push_contact=push_contact,
+            push_grace=push_grace,
         )
         # Only now: the server's own imports take seconds, and a wrong option is told at once.
         from apokalypse.server.app import run_server

@@ -317,6 +317,8 @@ class Actor(ABC):
             return False
         if changed:
             self.push()
+            if self.services.pushes is not None:  # this process made it: it may push
+                self.services.pushes.changed(live)
             await self._publish(before)
             self._kick()
         elif self.timer is None:  # a timer woken a moment early: wound again

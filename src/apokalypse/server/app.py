@@ -69,6 +69,9 @@ from .metrics import Metrics
 from .ops import add_ops
 from .options import Listen
 from .pages import add_pages
+from .push_api import add_push
+from .push_store import application_key, vapid_key
+from .pushes import Pushes
 from .refusals import message
 from .replays import add_replays
 from .serving import serve, start_metrics
@@ -125,16 +128,23 @@ def create_app(
     fanout = Fanout(redis_url, channel_prefix) if redis_url is not None else None
     metrics = Metrics()  # served on a listener of its own (serving.py), never by this app
     hub = Hub(store, fanout, settings, metrics)
+    key = vapid_key(store.engine)  # made on first start, kept with the games
+    pushes = Pushes(
+        store, key, settings.push_contact, settings.push_grace, hub.rooms, lambda: hub.now()
+    )
+    hub.services.pushes = pushes
     askers = Allowance(settings.seats_per_minute, settings.seats_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.start()  # the sweep for turn-based games whose deadline passed
+        pushes.start()  # … and the one for the pushes due
         if fanout is None:
             try:
                 yield
             finally:
                 await hub.drain()
+                await pushes.close()
             return
         pubsub = await fanout.subscribe()  # subscribed before the first request is served
         listener = asyncio.create_task(fanout.run(hub.catch_up, hub.catch_up_all, pubsub))
@@ -146,6 +156,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await listener
             await fanout.close()
+            await pushes.close()
 
     # No generated API pages and no schema: the protocol is documented in docs/protocol.md, and
     # a schema served to anybody would only describe the attack surface.
@@ -296,6 +307,7 @@ def create_app(
 
     add_replays(app, hub)  # a finished game's record and replay (replays.py)
     add_transfers(app, store.engine, lambda: hub.now())  # "my games" to another device
+    add_push(app, store, pushes, application_key(key), settings.push_services, lambda: hub.now())
     add_pages(app)
     return app
 

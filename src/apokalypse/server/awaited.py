@@ -113,6 +113,21 @@ def stored_all(
     return news
 
 
+def stored_all_seats(
+    store: Store, asks: Sequence[tuple[str, int]], now: datetime
+) -> dict[tuple[str, int], tuple[SeatNews, str, str]]:
+    """The news of seats of stored games named by their number (blocking), with each game's
+    language and name, by (game, seat); a game that is gone has none."""
+    found = store.seat_records(list(dict.fromkeys(game_id for game_id, _ in asks)))
+    news: dict[tuple[str, int], tuple[SeatNews, str, str]] = {}
+    for game_id, seat in asks:
+        if game_id in found:
+            record, deadline, away = found[game_id]
+            seat_news = stored_news(game_id, record, seat, deadline, away, now)
+            news[game_id, seat] = (seat_news, Setup.of(record.meta).lang, record.game)
+    return news
+
+
 async def seats_news(
     rooms: Mapping[str, Room], store: Store, asks: Sequence[tuple[str, str]], now: datetime
 ) -> list[SeatNews]:

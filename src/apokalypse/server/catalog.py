@@ -22,6 +22,11 @@ def _label(key: str, lang: str) -> str | None:
     return text(key, lang) if has(key, lang) or has(key, "en") else None
 
 
+def title(name: str, lang: str) -> str:
+    """A game's title in ``lang`` (its registry name where no catalog has one)."""
+    return _label(f"{name}.name", lang) or name
+
+
 def _game(name: str, lang: str) -> GameChoice:
     rules = get_game(name)
     variants: list[VariantChoice] = [
@@ -31,7 +36,7 @@ def _game(name: str, lang: str) -> GameChoice:
     ]
     return {
         "name": name,
-        "title": _label(f"{name}.name", lang) or name,
+        "title": title(name, lang),
         "players": rules.players,
         "variants": variants,
     }

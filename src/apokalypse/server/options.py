@@ -49,6 +49,9 @@ def serve_options(
     answer_delay: tuple[float, float] = Settings.answer_delay,
     coach_iterations: int = Settings.coach_iterations,
     coach_seconds: float = Settings.coach_seconds,
+    push_services: tuple[str, ...] = (),
+    push_contact: str = Settings.push_contact,
+    push_grace: float = Settings.push_grace,
 ) -> tuple[Settings, Listen]:
     """``apokalypse serve``'s options as the app's settings and how it listens; a
     :class:`ConfigError` naming the first option that is wrong (nothing started yet)."""
@@ -83,6 +86,20 @@ def serve_options(
         raise ConfigError(f"--coach-iterations {coach_iterations}: 1 to 100,000")
     if not 0 < coach_seconds <= 60:
         raise ConfigError(f"--coach-seconds {coach_seconds}: more than 0, at most 60")
+    for service in push_services:
+        parts = urlsplit(service)
+        if (
+            parts.scheme not in ("https", "http")
+            or not parts.hostname
+            or parts.path not in ("", "/")
+        ):
+            raise ConfigError(
+                f"--push-service {service!r}: an origin, like https://push.example.org"
+            )
+    if not push_contact.startswith(("mailto:", "https://")):
+        raise ConfigError(f"--push-contact {push_contact!r}: a mailto: or https: address")
+    if not 0 <= push_grace <= 3600:
+        raise ConfigError(f"--push-grace {push_grace}: 0 to 3600 seconds")
     settings = Settings(
         public_url=check_public_url(public_url) if public_url is not None else None,
         max_games=max_games,
@@ -96,6 +113,9 @@ def serve_options(
         answer_delay=(low, high),
         coach_iterations=coach_iterations,
         coach_seconds=coach_seconds,
+        push_services=(*Settings.push_services, *push_services),
+        push_contact=push_contact,
+        push_grace=push_grace,
     )
     listen = Listen(
         host=host,

@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .computers import ComputerPool
 from .days import Now, utc_now
@@ -14,6 +15,9 @@ from .fanout import Fanout
 from .metrics import Metrics
 from .settings import Settings
 from .store import Store
+
+if TYPE_CHECKING:  # pushes.py reads the rooms, which read these services
+    from .pushes import Pushes
 
 
 @dataclass(eq=False)
@@ -25,6 +29,7 @@ class Services:
     computers: ComputerPool  # the computer players' decisions (computers.py)
     coach: ComputerPool  # the coach, in a process of its own (never the computers' pool)
     coached: Counter[str] = field(default_factory=Counter)  # coach questions by address
+    pushes: Pushes | None = None  # Web Push (pushes.py): told of each change this process makes
     now: Now = utc_now  # the time turn-based deadlines are kept in (a test moves it)
     # The seconds idle games, turn timers, automatic answers and a connection's paces are
     # timed in: a test moves a clock of its own instead of waiting them out or racing them.

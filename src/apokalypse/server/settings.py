@@ -11,6 +11,15 @@ from dataclasses import dataclass
 
 from apokalypse.bots.levels import EXPERT_ITERATIONS
 
+# The push services of the browsers people use (Chrome and its kin, Firefox, Safari, Edge), as
+# origins ("*." any name under a domain): a subscription's endpoint must be at one of these.
+PUSH_SERVICES = (
+    "https://fcm.googleapis.com",
+    "https://updates.push.services.mozilla.com",
+    "https://web.push.apple.com",
+    "https://*.notify.windows.com",
+)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -55,6 +64,14 @@ class Settings:
     # some 250 KB, a 3,000-action one of a deck at its bounds (2,000 cards a back under
     # 24-character codes) some 2 MB. A larger one is refused as it passes the bound.
     replay_bytes: int = 4 << 20
+
+    # Web Push (pushes.py): the seconds a decision must wait before its person is pushed (a game
+    # played live, in its tab, never buzzes); the push services a browser's subscription may
+    # name (endpoints starting with one of these: the server sends requests there and nowhere
+    # else), and the contact the server's VAPID signature names (RFC 8292: mailto: or https:).
+    push_grace: float = 60.0
+    push_services: tuple[str, ...] = PUSH_SERVICES
+    push_contact: str = "mailto:apokalypse@localhost"
 
     def answer_after(self) -> float:
         """Seconds before an automatic answer (drawn from the system's randomness: no seed of

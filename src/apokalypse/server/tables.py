@@ -86,6 +86,48 @@ class TransferRow(Base):
     expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class ServerKeyRow(Base):
+    """A key the server made for itself and keeps with its data (migration 0008): its VAPID
+    key pair for Web Push (:mod:`.push_store`), made on first start."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(4096))
+
+
+class SubscriptionRow(Base):
+    """A browser's Web Push subscription for one seat (migration 0008; :mod:`.push_store`)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "endpoint", name="uq_push_endpoint"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    endpoint: Mapped[str] = mapped_column(String(2048))
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class NoticeRow(Base):
+    """A push due to a seat at ``due`` unless things change before (migration 0008): that its
+    person is awaited at ``move``, that its deadline is near, or that the game is over."""
+
+    __tablename__ = "push_notices"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    move: Mapped[int] = mapped_column(Integer)
+    due: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":

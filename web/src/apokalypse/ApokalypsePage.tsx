@@ -104,7 +104,7 @@ export function ApokalypsePage({ game, state, lang, t, name, openRules }: PagePr
           </section>
         </div>
         <aside class="side-column">
-          <SeatControls seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
+          <SeatControls gameId={game.gameId} seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
           <AutoAnswerToggle state={state} setAuto={game.setAuto} t={t} />
           <Players seats={state.seats} />
           <TableInfo />

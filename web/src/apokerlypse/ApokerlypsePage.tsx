@@ -201,7 +201,7 @@ export function ApokerlypsePage({ game, state, t, name, openRules }: PageProps) 
         )}
       </div>
       <aside class="side-column">
-        <SeatControls seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
+        <SeatControls gameId={game.gameId} seat={obs.seat} seats={state.seats} over={Boolean(obs.result)} rematch={state.rematch} token={game.token} control={game.control} t={t} />
         <AutoAnswerToggle state={state} setAuto={game.setAuto} t={t} />
         <section class="panel players" aria-label={t("players")}>
           <h2 class="box-title">{t("players")}</h2>

@@ -9,6 +9,7 @@ export type Connection = "connecting" | "connected" | "reconnecting" | "disconne
 export type Fatal = "noGame" | "badToken";
 
 export interface GameConnection {
+  gameId: string;
   token: string | null; // this page's seat key (from its address)
   connection: Connection;
   state: StateMessage | null;
@@ -207,5 +208,5 @@ export function useGame(gameId: string, token: string | null): GameConnection {
   const agreeCoach = useCallback((agree: boolean) => send({ type: "coach", agree }), [send]);
   const readOn = useCallback(() => send({ type: "lesson" }), [send]);
 
-  return { token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, why, ask, dismissWhy, talk, say, rename, advice, asking, advise, agreeCoach, readOn };
+  return { gameId, token, connection, state, arrived, log, logEvents, events, firstBatch, latest, cards, refusal, fatal, act, control, setAuto, dismissRefusal, why, ask, dismissWhy, talk, say, rename, advice, asking, advise, agreeCoach, readOn };
 }

@@ -107,6 +107,7 @@ export function connectionAt(replay: Replay, gathered: Gathered, step: number, f
   const end = gathered.eventEnd[step] ?? 0;
   const before = step > 0 ? (gathered.eventEnd[step - 1] ?? 0) : 0;
   return {
+    gameId: "",
     token: null,
     connection: "connected",
     state: replay.frames[step] ?? null,

@@ -8,9 +8,11 @@ import type { Translate } from "../i18n";
 import type { Rematch, SeatStatus } from "../protocol";
 import { gameLink } from "../storage";
 import { Dialog } from "./Dialog";
+import { NotifyMe } from "./NotifyMe";
 import { TurnSettings } from "./TurnSettings";
 
 interface SeatControlsProps {
+  gameId: string;
   seat: number | null;
   seats: SeatStatus[] | undefined;
   over: boolean;
@@ -20,7 +22,7 @@ interface SeatControlsProps {
   t: Translate;
 }
 
-export function SeatControls({ seat, seats, over, rematch, token, control, t }: SeatControlsProps) {
+export function SeatControls({ gameId, seat, seats, over, rematch, token, control, t }: SeatControlsProps) {
   const [leaving, setLeaving] = useState(false);
   const turn = useSeen()?.turn;
   if (seat === null) {
@@ -57,6 +59,7 @@ export function SeatControls({ seat, seats, over, rematch, token, control, t }: 
         </a>
       ) : null}
       {turn && !over ? <TurnSettings settings={turn} t={t} /> : null}
+      {token && !over ? <NotifyMe gameId={gameId} token={token} t={t} /> : null}
       {leaving ? (
         <Dialog id="leave-dialog" title={t("leaveTitle")} closeLabel={t("stay")} onClose={() => setLeaving(false)}>
           <p>{t("leaveText")}</p>
