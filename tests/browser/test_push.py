@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
 
 from apokalypse.server.settings import Settings
@@ -103,6 +104,7 @@ def play_turn(page: Page) -> None:
     page.close()
 
 
+@pytest.mark.long(40)
 def test_a_game_over_hours_is_played_from_pushes_with_the_tabs_closed(
     browser: Browser, tmp_path: Path
 ) -> None:
