@@ -179,6 +179,30 @@ def test_a_game_over_hours_is_played_from_pushes_with_the_tabs_closed(
                     assert f"token={created['seats'][mover]['token']}" in page.url
                     expect(page.locator(f"body[data-seat='{mover}']")).to_be_attached()
                     page.close()
+                # a seat's page tells whether it is pushed to, and "Stop" removes its own
+                bob = people[1]
+                endpoint = service.subscribers[bob.name].subscription(service.origin)["endpoint"]
+                token = created["seats"][1]["token"]
+                page = bob.context.new_page()
+                page.goto(f"{running.http}/")
+                page.evaluate(
+                    "([key, endpoint]) => localStorage.setItem(key, endpoint)",
+                    [f"apokalypse.push.{game_id}.{token[:8]}", endpoint],
+                )
+                bob.page = page
+                bob.open(seat_url(running, created, 1))
+                expect(page.locator("#notify-devices")).to_have_attribute("data-devices", "1")
+                expect(page.locator("#notify-devices")).to_have_text(
+                    "Notifications on for this seat."
+                )
+                page.locator("#notify-stop").click()
+                expect(page.locator("#notify-start")).to_be_visible()
+                left = httpx.post(
+                    f"{running.http}/api/push/devices",
+                    json={"id": game_id, "token": token},
+                    timeout=10,
+                )
+                assert left.json() == {"devices": 0}
                 assert service.refused == []
                 others = {person.name: service.told(person.name) for person in people}
                 for seat, person in enumerate(people):  # each was told of its own seat only

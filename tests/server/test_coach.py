@@ -102,7 +102,9 @@ def test_the_coach_advises_a_seat_whose_other_seats_are_computers(server: Runnin
         assert all("von 100" in c["reason"] for c in candidates), candidates
         # In the order the search recommends: the most searched first.
         shares = [c["share"] for c in candidates]
-        assert shares == sorted(shares, reverse=True) and sum(shares) <= 1.0 + 1e-9
+        # (each share is rounded to three places: together they may pass 1 by that much)
+        assert shares == sorted(shares, reverse=True)
+        assert sum(shares) <= 1.0 + 0.0005 * len(shares)
     ann.send(type="advise")  # asked again: the same advice (the same seed, iterations)
     assert ann.advice()["candidates"] == candidates
     # the learner still makes the move: the advised one is accepted like any other

@@ -32,9 +32,23 @@ export function NotifyMe({ gameId, token, t }: { gameId: string; token: string; 
   const key = remembered(gameId, token);
   const [standing, setStanding] = useState<Standing>(() => (!supported() ? "unsupported" : window.localStorage.getItem(key) ? "on" : "off"));
   const [problem, setProblem] = useState<string | null>(null);
+  const [devices, setDevices] = useState<number | null>(null);
   useEffect(() => {
     if (supported() && Notification.permission === "denied") setStanding("blocked");
   }, []);
+  useEffect(() => {
+    if (standing !== "on") return;
+    // how many devices the seat is pushed to (this one and the person's others)
+    post("devices", { id: gameId, token })
+      .then(({ devices: count }) => {
+        setDevices(count);
+        if (count === 0) {
+          window.localStorage.removeItem(key); // dropped meanwhile (the browser unsubscribed)
+          setStanding("off");
+        }
+      })
+      .catch(() => undefined);
+  }, [standing]);
   if (standing === "unsupported") return null;
 
   const start = async () => {
@@ -73,7 +87,9 @@ export function NotifyMe({ gameId, token, t }: { gameId: string; token: string; 
     <div class="notify-me" id="notify-me" data-standing={standing}>
       {standing === "on" ? (
         <>
-          <span class="dim">{t("pushOn")}</span>{" "}
+          <span class="dim" id="notify-devices" data-devices={devices ?? ""}>
+            {devices !== null && devices > 1 ? t("pushOnDevices", { devices }) : t("pushOn")}
+          </span>{" "}
           <button type="button" class="link-button" id="notify-stop" onClick={() => void stop()}>
             {t("pushStop")}
           </button>
