@@ -31,19 +31,15 @@ def _libc() -> ctypes.CDLL | None:
 LIBC = _libc()
 
 
-# The cyclic garbage collector's thresholds for a server: a young collection every 50,000
-# allocations instead of 700. Its pauses stop every game on the event loop; measured under load
-# (200 games), young and middle collections took up to 55 and 83 ms and the full ones 120–258 ms,
-# most of them spent walking the objects made at start, which live as long as the process.
-COLLECT_EVERY = (50_000, 20, 20)
-
-
 def tune_collector() -> None:
     """At start, once the app is made: what exists now lives as long as the process, so the
-    collector stops walking it (``gc.freeze``), and it collects young objects less often."""
+    cyclic collector stops walking it (``gc.freeze``); its full collections walked those objects
+    every time (120-258 ms under 200 games, every game on the event loop waiting). Its thresholds
+    stay Python's: collecting young objects every 50,000 allocations instead of 700 halved the
+    answer p99, but the server's memory then grew 32-39 MB every 10 minutes where it had been
+    flat (docs/benchmarks.md)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*COLLECT_EVERY)
 
 
 def limit_arenas(arenas: int = ARENAS) -> bool:
