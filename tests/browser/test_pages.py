@@ -328,7 +328,8 @@ def test_an_apokerlypse_game_to_the_end(
     page.click("#open-seat")
     ready(page)
     labels = page.locator("#hand .hand-card").all_inner_texts()
-    assert len(labels) >= 5 and all(label.strip()[-1] in "♠♥♦♣" for label in labels), labels
+    # five dealt; the other seat, when it decides first, may have taken one of them already
+    assert len(labels) >= 4 and all(label.strip()[-1] in "♠♥♦♣" for label in labels), labels
     expect(page.locator("#pot")).to_contain_text("Pot")
     screenshot(page, tmp_path, "apokerlypse")
 
