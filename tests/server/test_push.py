@@ -25,7 +25,7 @@ from .people import Person
 from .push_service import PushService, push_service
 from .served import Server
 
-WAIT = 30.0  # seconds a push may take to arrive (the sweep runs every SWEEP_SECONDS)
+WAIT = 120.0  # seconds a push may take to arrive (a whole game of computers, on a busy machine)
 TOLD = {"kind", "game", "seat", "title", "body"}  # every key a push holds
 # A push service's address (no game of the API's test changes, so nothing is ever sent there)
 FCM = "https://fcm.googleapis.com/fcm/send"
