@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from .awaited import SeatKey
 from .limits import Allowance, client_host
 from .push_store import TooMany, subscribe, unsubscribe
 from .pushes import Pushes
@@ -50,17 +51,11 @@ class PushSubscription(BaseModel):
     keys: Keys
 
 
-class SeatOf(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str = Field(min_length=1, max_length=32)
-    token: str = Field(min_length=1, max_length=64)
-
-
-class Subscribing(SeatOf):
+class Subscribing(SeatKey):
     subscription: PushSubscription
 
 
-class Unsubscribing(SeatOf):
+class Unsubscribing(SeatKey):
     endpoint: Annotated[str | None, Field(max_length=2048)] = None
 
 
@@ -110,7 +105,7 @@ def add_push(
     """The routes of the module's docstring."""
     askers = Allowance(PER_MINUTE, BURST)
 
-    async def seat(body: SeatOf, request: Request) -> int:
+    async def seat(body: SeatKey, request: Request) -> int:
         wait = askers.take(client_host(request))
         if wait > 0:
             seconds = max(1, round(wait))
@@ -154,7 +149,7 @@ def add_push(
         return Devices(devices=left)
 
     @app.post("/api/push/devices")
-    async def push_devices(body: SeatOf, request: Request) -> Devices:
+    async def push_devices(body: SeatKey, request: Request) -> Devices:
         number = await seat(body, request)
         listed = await asyncio.to_thread(pushes.devices, body.id, number)
         return Devices(devices=listed)
