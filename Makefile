@@ -95,7 +95,7 @@ $(WEB_STAMP): $(WEB_SOURCES)
 # The rules reference's list of Apokerlypse's cards and abilities, generated from the default
 # content (tests/apokerlypse/test_reference.py fails when it is stale).
 cards-reference: $(STAMP)
-	$(VENV)/bin/python -m apokalypse.i18n.apokerlypse.reference standard docs/rules/apokerlypse-cards.md
+	$(VENV)/bin/python -m apokalypse.i18n.apokerlypse.reference standard-2 docs/rules/apokerlypse-cards.md
 
 bench: $(STAMP) $(COMPILED_STAMP)
 	$(VENV)/bin/apokalypse bench

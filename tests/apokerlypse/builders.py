@@ -7,7 +7,7 @@ Cards are moved between zones, never created.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 
 from apokalypse.engine.events import Event
 from apokalypse.games.apokerlypse import GAME, Config, State, parse_action
@@ -148,3 +148,34 @@ def finish_round(s: State) -> list[Event]:
     while not s.is_over and s.round == start:
         events += act(s, default_action(s))
     return events
+
+
+def follow_hand(hands: MutableMapping[int, set[str]], event: Event) -> bool:
+    """Follow every hand card by card through one event, its secret part included (dealt,
+    drawn, discarded, taken, given, swapped): True when the event moved a card."""
+    args = {**event.args, **(event.secret or {})}
+    kind = event.kind
+    if kind == "deal":
+        hands[args["seat"]] = set(args["cards"])
+    elif kind == "draw":
+        hands[args["seat"]].add(args["card"])
+    elif kind == "discard":
+        hands[args["seat"]].remove(args["card"])
+    elif kind in ("take", "give", "swap"):
+        # the cards moved are in the secret part, seen by the two players (K-SHORT-1 aside)
+        moves: list[tuple[str, int, int]] = (
+            [(args["card"], args["target"], args["seat"])]
+            if kind == "take"
+            else [(args["card"], args["seat"], args["target"])]
+            if kind == "give"
+            else [
+                (args["given"], args["seat"], args["target"]),
+                (args["taken"], args["target"], args["seat"]),
+            ]
+        )
+        for card, giver, receiver in moves:
+            hands[giver].remove(card)
+            hands[receiver].add(card)
+    else:
+        return False
+    return True

@@ -106,7 +106,7 @@ class Spy:
         self.inner.observe(events)
 
 
-@pytest.mark.parametrize("content", ["plain", "example"])
+@pytest.mark.parametrize("content", ["plain", "example", "standard-2"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_bots_play_legal_games_to_the_end(name, players, content):
@@ -206,6 +206,25 @@ def test_a_gain_ability_is_used_at_once():
     assert str(ask(s)) == "ability"
 
 
+@pytest.mark.parametrize(
+    ("card", "kind"),
+    [("7h", "skim"), ("Jd", "ante"), ("5h", "draw")],
+)
+def test_the_supply_effects_are_valued_and_used_at_once(card: str, kind: str) -> None:
+    """KD-EFFECT-3/5 in "standard-2": a chip from the pot (7♥), a chip into it from another
+    player (J♦) and one more card (5♥) are worth having now: the heuristic uses them at its
+    first decision of the round, before it discards."""
+    s = seated("standard-2", 2, ("zombies", "plunderers"))
+    s.action_chips = [0, 0]  # no abilities: only the card is on offer
+    hand = ["3h", "Kh", "2d", "5d", card]  # the others are timed "when drawn": dealt, silent
+    deal_round(s, {0: hand, 1: ["Td", "Ad", "2c", "7c", "Ac"]}, draws=["9h", "6c", "8c", "Ks"])
+    until(s, 0, "discard")
+    s.action_chips = [0, 0]
+    effect = load_content("standard-2").effects[parse_card(card)]
+    assert effect is not None and effect.kind == kind
+    assert str(ask(s)) == f"use {card}"
+
+
 def test_blocks_a_multiplier_that_would_beat_it():
     """p2's Warlord (Jc, ×2 at the final scoring) lifts a pair of jacks (6) past p1's locked
     pair of sevens (7); p1 holds the Barricade (7h, block)."""
@@ -297,8 +316,8 @@ def test_heuristic_clearly_beats_random():
 
 # --- steal and shield (KD-EFFECT-1/2), abilities every round (KD-SCORE-2) -----------------------
 
-# The standard content's cards without an any-time effect (final or discard timing): a hand of
-# them leaves the faction ability and the card under test as the only effects to use now.
+# The first edition's ("standard") cards without an any-time effect (final or discard timing): a
+# hand of them leaves the faction ability and the card under test as the only effects to use now.
 QUIET = ["4s", "6h", "9c", "Ts", "6c"]
 QUIET_DRAWS = ["Jd", "9h", "Kc", "Jh"]
 

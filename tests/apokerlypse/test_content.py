@@ -8,7 +8,7 @@ import pytest
 from apokalypse.engine.errors import ConfigError, DataFileError
 from apokalypse.engine.registry import get_game
 from apokalypse.games.apokerlypse import Config
-from apokalypse.games.apokerlypse.cards import FACTIONS, parse_card
+from apokalypse.games.apokerlypse.cards import CODES, FACTIONS, parse_card
 from apokalypse.games.apokerlypse.content import (
     KINDS,
     TIMINGS,
@@ -19,14 +19,17 @@ from apokalypse.games.apokerlypse.content import (
 from tests.apokerlypse.builders import content_with, new
 
 
-def test_kd_setup_1_the_standard_content_is_the_default_52_distinct_effects_4_abilities() -> None:
-    """KD-SETUP-1: the default content is the project's own design, marked as such: every one of
-    the 52 cards has an effect, no two the same, and every faction an ability; the engine's
-    limits hold (a block answers at any time; an ability is timed any or final)."""
-    assert Config().content == "standard"
-    text = packaged_text("standard")
+@pytest.mark.parametrize("name", ["standard-2", "standard"])
+def test_kd_setup_1_the_standard_contents_52_distinct_effects_4_abilities(name: str) -> None:
+    """KD-SETUP-1: the project's own designs (the default, "standard-2", and the first edition
+    kept for its records), marked as such: every one of the 52 cards has an effect, no two the
+    same, and every faction an ability; the engine's limits hold (a block answers at any time;
+    an ability is timed any or final)."""
+    assert Config().content == "standard-2"
+    text = packaged_text(name)
     assert "THIS PROJECT'S OWN DESIGN" in text.split("[content]")[0]
-    standard = load_content("standard")
+    standard = load_content(name)
+    assert standard.name == name
     effects = [e for e in standard.effects if e is not None]
     assert len(effects) == 52
     assert len({(e.kind, e.timing, tuple(sorted(e.params().items()))) for e in effects}) == 52
@@ -39,6 +42,27 @@ def test_kd_setup_1_the_standard_content_is_the_default_52_distinct_effects_4_ab
     assert [f.action_chips for f in standard.factions] == [(1, 2, 2)] * 4  # K-SETUP-2
 
 
+def test_kd_setup_1_no_effect_of_standard_2_is_a_no_op_or_needs_the_bank() -> None:
+    """KD-SETUP-1: in "standard-2" no change of a card names its own suit or rank (it could
+    never change a score: K-SCORE-4), and nothing gains from the bank, which is empty at four
+    players (48 chips dealt as 12 each, K-SETUP-2). The first edition had five and ten."""
+
+    def no_ops(name: str) -> list[str]:
+        content = load_content(name)
+        out = []
+        for card, e in enumerate(content.effects):
+            assert e is not None
+            own = (e.kind == "set-suit" and e.to == card & 3) or (
+                e.kind == "set-rank" and e.to == card >> 2
+            )
+            if own or e.kind == "gain":
+                out.append(CODES[card])
+        return out
+
+    assert no_ops("standard-2") == []
+    assert len(no_ops("standard")) == 15  # replaced by the second edition (with 5♥)
+
+
 def test_kd_setup_1_plain_content_has_no_effects() -> None:
     """KD-SETUP-1: the plain game (variant plain-content): no card effects, no abilities."""
     plain = load_content("plain")
@@ -49,7 +73,7 @@ def test_kd_setup_1_plain_content_has_no_effects() -> None:
     game = get_game("apokerlypse")
     assert game.config_from_options(2, ["plain-content"], None).content == "plain"
     assert game.config_from_options(2, ["example-content"], None).content == "example"
-    assert game.config_from_options(2, [], None).content == "standard"
+    assert game.config_from_options(2, [], None).content == "standard-2"
     with pytest.raises(ConfigError, match="give one content"):
         game.config_from_options(2, ["plain-content", "example-content"], None)
 
@@ -63,7 +87,11 @@ def test_kd_setup_1_example_content_is_marked_and_exercises_every_kind() -> None
     example = load_content("example")
     used = {e.kind for e in example.effects if e is not None}
     used |= {f.ability.kind for f in example.factions if f.ability is not None}
-    assert used == set(KINDS)
+    # A packaged content never changes once released (records name it): the kinds added with
+    # "standard-2" are exercised there, and documented here.
+    newer = {e.kind for e in load_content("standard-2").effects if e is not None}
+    assert used | newer == set(KINDS)
+    assert all(f"#     {kind} " in text for kind in KINDS), "every kind documented"
     assert {e.timing for e in example.effects if e is not None} == set(TIMINGS)
     assert all(f.ability is not None for f in example.factions)
     assert [f.name for f in example.factions] == ["Military", "Civilians", "Plunderers", "Zombies"]

@@ -14,7 +14,12 @@ from apokalypse.cli.ui.apokerlypse.board import hand_panel
 from apokalypse.engine.errors import DataFileError
 from apokalypse.games.apokerlypse import Config
 from apokalypse.games.apokerlypse.cards import CODES, FACTIONS
-from apokalypse.games.apokerlypse.content import MAX_NAME_LENGTH, load_content, parse_content
+from apokalypse.games.apokerlypse.content import (
+    DEFAULT_CONTENT,
+    MAX_NAME_LENGTH,
+    load_content,
+    parse_content,
+)
 from apokalypse.i18n import LANGS
 from apokalypse.i18n.apokerlypse.reference import COMMAND, DOC, cards_markdown
 from apokalypse.i18n.apokerlypse.render import describe_effect, effect_what
@@ -157,7 +162,7 @@ def test_kd_setup_1_without_name_de_german_readers_see_name() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_kd_setup_1_every_card_and_ability_of_the_default_content_reaches_the_browser(lang: str):
-    content = load_content("standard")
+    content = load_content(DEFAULT_CONTENT)
     facts = Texts(Config(players=2).to_json(), lang).cards()
     for code in CODES:
         effect = content.effects[CODES.index(code)]
@@ -172,7 +177,7 @@ def test_kd_setup_1_every_card_and_ability_of_the_default_content_reaches_the_br
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_kd_setup_1_the_terminal_hand_shows_each_card_effect_and_the_ability(lang: str):
-    s = new(2, 3, "standard")
+    s = new(2, 3, DEFAULT_CONTENT)
     texts = Texts(s.config.to_json(), lang)
     obs = s.observation(0)
     console = Console(width=200, record=True, color_system=None)
@@ -187,7 +192,7 @@ def test_kd_setup_1_the_terminal_hand_shows_each_card_effect_and_the_ability(lan
 @pytest.mark.parametrize("lang", LANGS)
 def test_kd_setup_1_rules_list_every_card_effect_and_explain_the_abilities(lang: str):
     texts = Texts(Config(players=2).to_json(), lang)
-    content = load_content("standard")
+    content = load_content(DEFAULT_CONTENT)
     book = texts.rulebook("7h")
     printed = texts.rules("")
     for entry in book["cards"]:
@@ -220,13 +225,13 @@ def test_kd_setup_1_a_content_without_effects_has_no_effects_section() -> None:
 def test_kd_setup_1_the_card_reference_of_the_default_content_is_current() -> None:
     path = ROOT / DOC
     assert path.is_file(), f"{DOC} is missing: run `{COMMAND}`"
-    assert path.read_text("utf-8") == cards_markdown(load_content("standard")), (
+    assert path.read_text("utf-8") == cards_markdown(load_content(DEFAULT_CONTENT)), (
         f"{DOC} is stale (the content changed): run `{COMMAND}`"
     )
 
 
 def test_kd_setup_1_the_card_reference_lists_every_card_and_says_whose_design_it_is() -> None:
-    page = cards_markdown(load_content("standard"))
+    page = cards_markdown(load_content(DEFAULT_CONTENT))
     assert "this project's own design" in page and "KD-SETUP-1" in page
     for code in CODES:
         assert f"\n| {code} | " in page, code

@@ -68,7 +68,8 @@ def poker_games(content: str, seeds: range):
 def poker_played():
     plain = poker_games(content_text("plain"), range(3))
     example = poker_games(content_text("example"), range(12))
-    return [*plain, *example]
+    standard = poker_games(content_text("standard-2"), range(6))  # the kinds example lacks
+    return [*plain, *example, *standard]
 
 
 # --- the catalog -------------------------------------------------------------------------------

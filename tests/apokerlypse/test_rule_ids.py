@@ -32,6 +32,9 @@ RULE_IDS = (
     "KD-SCORE-2",
     "KD-EFFECT-1",
     "KD-EFFECT-2",
+    "KD-EFFECT-3",
+    "KD-EFFECT-4",
+    "KD-EFFECT-5",
     "K-END-1",
     "KD-END-1",
     "KD-END-2",
@@ -45,6 +48,7 @@ MODULES = (
     "test_end",
     "test_effects",
     "test_steal_and_shield",
+    "test_supply_effects",
 )
 ID_PATTERN = re.compile(r"\bK[DV]?-[A-Z]+(?:-[A-Z]+)*(?:-\d+)?")
 RULES_FILE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "apokerlypse.md"

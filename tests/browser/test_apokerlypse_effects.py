@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect
 
 from apokalypse.games.apokerlypse.cards import CODES
-from apokalypse.games.apokerlypse.content import load_content
+from apokalypse.games.apokerlypse.content import DEFAULT_CONTENT, load_content
 from apokalypse.i18n.apokerlypse.render import describe_effect
 from tests.browser.playing import Person, person, ready, screenshot, seat_url
 from tests.helpers import create
@@ -20,7 +20,7 @@ from tests.server.served import Server
 def test_kd_setup_1_hand_cards_show_their_effect_and_open_their_help_in_german(
     server: Server, browser: Browser, people: list[Person], tmp_path: Path
 ) -> None:
-    content = load_content("standard")  # the default: every card has an effect
+    content = load_content(DEFAULT_CONTENT)  # the default: every card has an effect
     created = create(server, game="apokerlypse", seats=["human", "random"], lang="de")
     page = person(people, browser)
     page.goto(seat_url(server, created, 0))

@@ -32,6 +32,8 @@ DRAW_SAMPLES = 20  # phase-2 draws sampled per decision: enough to rank keeps, c
 KEEP_CANDIDATES = 6  # keeps looked at closely before phase 2 (of 21 from seven cards)
 DISCARD_EFFECT: dict[EffectKind, float] = {
     "take": 1.0,
+    "draw": 1.0,
+    "squeeze": 0.6,
     "hand-limit": 1.0,
     "swap": 0.3,
     "peek": 0.2,
@@ -41,7 +43,11 @@ HOLD_VALUE: dict[EffectKind, float] = {
     "block": 0.4,
     "take": 0.5,
     "swap": 0.3,
+    "draw": 0.6,
 }  # any-time cards kept for later
+# Others keep a card fewer at their discard steps still to come (KD-EFFECT-4).
+SQUEEZE_VALUE = 0.6
+SQUEEZE_STEPS = ("draw-1", "discard-1", "draw-2")  # a discard step still to come
 # A shield early in the round: what others' card effects (losses, takes, steals) would cost.
 SHIELD_VALUE = 0.6
 ALL_IN_CHANCE = 0.5  # paying one's last chips ends the game (K-END-1): only as the favourite
@@ -97,12 +103,16 @@ class HeuristicBot(BaseBot):
             value = 0.0
             if kind == "steal" and not view.stealable(card=not ability):
                 continue  # KD-EFFECT-1/2: nobody to take from; the card waits
-            if kind in ("gain", "lose", "steal"):
+            if kind in ("gain", "lose", "steal", "skim", "ante"):
                 value = chip_value(view, effect)  # an ability too: chips are chips, any round
             elif kind == "shield" and view.step != "scoring" and not view.shielded(view.seat):
                 value = SHIELD_VALUE - (ABILITY_COST if ability else 0.0)
             elif kind == "hand-limit" and view.step in ("discard-1", "draw-2", "discard-2"):
                 value = 1.0 - (ABILITY_COST if ability else 0.0)
+            elif kind == "draw" and not view.short[view.seat]:
+                value = 1.0 - (ABILITY_COST if ability else 0.0)  # one card more to choose from
+            elif kind == "squeeze" and view.step in SQUEEZE_STEPS:
+                value = SQUEEZE_VALUE - (ABILITY_COST if ability else 0.0)
             elif kind == "peek" and not ability and view.obs["decision"] != "discard":
                 value = 0.5 if any(view.hand_of(q) is None for q in view.others()) else 0.0
             if value > best_value:

@@ -34,6 +34,10 @@ HARM: dict[EffectKind, float] = {
     "peek": 0.2,
     "steal": 1.0,
     "shield": 0.3,
+    "skim": 0.5,
+    "ante": 1.0,
+    "squeeze": 0.8,
+    "draw": 0.5,
 }
 BLOCK_AT = 1.0
 
@@ -98,9 +102,9 @@ def target(view: View, legal: Sequence[Action]) -> Action:
         game = Showdown(view)
         best = max(seats, key=lambda q: game.target_value(q, kind))
         return Action("target", seat=best)
-    if kind == "gain" or kind == "give":
+    if kind in ("gain", "give", "skim"):
         return Action("target", seat=view.poorest(seats))
-    if kind in ("lose", "steal") and effect is not None:
+    if kind in ("lose", "steal", "ante") and effect is not None:
         me = view.seat
         ahead = all(view.chips[me] > view.chips[q] + view.pot for q in range(view.n) if q != me)
         broke = [q for q in seats if view.chips[q] <= effect.amount]

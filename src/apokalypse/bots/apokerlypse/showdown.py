@@ -35,6 +35,15 @@ def chip_value(view: View, effect: Effect) -> float:
         return {"self": mine, "all": 0.0, "others": -0.5 * amount * others}.get(who, -0.5 * amount)
     if kind == "steal":  # KD-EFFECT-1: the owner's gain is another player's loss
         return 1.5 * amount
+    if kind == "skim":  # KD-EFFECT-3: the pot's chips, which the round's winner would take
+        mine = min(amount, view.pot)
+        return {"self": mine, "all": mine * (1.0 - 0.5 * others)}.get(
+            who, -0.5 * amount * (others if who == "others" else 1)
+        )
+    if kind == "ante":  # others' chips into a pot this seat may win
+        return {"one": 0.6 * amount, "others": 0.6 * amount * others}.get(
+            who, 0.6 * amount * others - amount if who == "all" else -amount
+        )
     if kind == "lose":
         return {"one": 0.5 * amount, "others": 0.5 * amount * others}.get(
             who, 0.5 * amount * others - amount if who == "all" else -amount
@@ -114,6 +123,10 @@ class Showdown:
     def effect_value(self, card: int, effect: Effect, used: frozenset[int]) -> float:
         mods = self.view.mods[self.me]
         kind = effect.kind
+        if kind == "draw" and not self.view.short[self.me]:
+            pool = self.view.unseen()  # KD-EFFECT-5: the card drawn is one not seen yet
+            if pool:
+                return self._mean([self.worth([*self.hand, x], mods, used) for x in pool])
         if kind in ("take", "swap", "give"):
             best = max(
                 (self.target_value(q, kind) for q in self.targets(kind)),

@@ -21,7 +21,9 @@ Events (``Event.kind``: public args; *secret* args go only to the seats named):
   *card* · ``give`` seat, target, *card* · ``swap`` seat, target, *given*, *taken* (the two
   players; public once the hands are revealed) · ``structure`` seat, card, kind, steps | to ·
   ``multiplier`` seat, factor · ``double`` seat, card · ``hand-limit`` seat, limit ·
-  ``steal`` seat, target, amount, chips, left (KD-EFFECT-1) · ``shield`` seat (KD-EFFECT-2)
+  ``steal`` seat, target, amount, chips, left (KD-EFFECT-1) · ``shield`` seat (KD-EFFECT-2) ·
+  ``skim`` / ``ante`` seat, amount, chips, pot (KD-EFFECT-3) · ``squeeze`` seat, targets, less,
+  limits (KD-EFFECT-4) · ``extra`` seat, count (KD-EFFECT-5: the cards an effect drew)
 - ``reveal`` hands (None for players out of the round), order · ``score`` seat, category, base,
   bonus, multiplier, total, best · ``pot`` winners, total, pot, share, remainder · ``round-end``
   round, chips, pot, bank · ``game-over`` winners, chips, rounds, reason
@@ -101,8 +103,13 @@ VARIANTS = {
     "bonus-cap": "KV-BONUS-CAP: at most 10 card-bonus points (short rules)",
     "plain-content": "KD-SETUP-1: the plain game, no card effects and no faction abilities",
     "example-content": "KD-SETUP-1: play with the shipped EXAMPLE card effects and abilities",
+    "first-content": "KD-SETUP-1: the first edition of the card effects ('standard')",
 }
-CONTENT_VARIANTS = {"plain-content": "plain", "example-content": "example"}
+CONTENT_VARIANTS = {
+    "plain-content": "plain",
+    "example-content": "example",
+    "first-content": "standard",
+}
 
 
 class Apokerlypse:
@@ -130,7 +137,9 @@ class Apokerlypse:
             )
         chosen = [CONTENT_VARIANTS[n] for n in sorted(names) if n in CONTENT_VARIANTS]
         if len(chosen) + (cards is not None) > 1:
-            raise ConfigError("give one content: a content file, plain-content or example-content")
+            raise ConfigError(
+                "give one content: a content file, plain-content, example-content or first-content"
+            )
         content = cards if cards is not None else chosen[0] if chosen else DEFAULT_CONTENT
         return Config(
             players=players,

@@ -26,10 +26,10 @@ BONUS_CAP = 10  # KV-BONUS-CAP (short rules)
 @dataclass(frozen=True)
 class Config:
     """``players`` 2–4; ``table`` "full" or "short" (KV-TABLE); ``bonus_cap`` caps the card bonus
-    at 10 (KV-BONUS-CAP); ``content`` a packaged name ("standard", the default;
-    "plain"; "example") or a content file's text (KD-SETUP-1), stored as given so that a record
-    carries its own content. A record from before "standard" names its content (or, without
-    one, was "plain")."""
+    at 10 (KV-BONUS-CAP); ``content`` a packaged name ("standard-2", the default; "standard", its
+    first edition; "plain"; "example") or a content file's text (KD-SETUP-1), stored as given so
+    that a record carries its own content. A record from before "standard" names its content
+    (or, without one, was "plain")."""
 
     players: int = 4
     table: TableName = "full"
@@ -101,7 +101,7 @@ def _bonus_cap(value: object) -> bool:
 def _content(value: object) -> str:
     if not isinstance(value, str):
         raise ConfigError(
-            "KD-SETUP-1: content must be a packaged name ('standard', 'plain', 'example')"
-            " or a file's text"
+            "KD-SETUP-1: content must be a packaged name ('standard-2', 'standard', 'plain',"
+            " 'example') or a file's text"
         )
     return value

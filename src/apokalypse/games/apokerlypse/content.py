@@ -61,6 +61,10 @@ EffectKind = Literal[
     "hand-limit",
     "steal",
     "shield",
+    "skim",
+    "ante",
+    "squeeze",
+    "draw",
 ]
 
 # kind → {parameter: (type, low, high, default)}; default None means required.
@@ -82,6 +86,11 @@ KINDS: dict[EffectKind, dict[str, _Spec]] = {
     "hand-limit": {"extra": (_INT, 1, 5, 1)},
     "steal": {"amount": (_INT, 1, 12, 1)},  # chips from one other player to the owner
     "shield": {},  # others' card effects pass the owner by for the rest of the round
+    # KD-EFFECT-3: chips from the pot to the players named, and from them into the pot
+    "skim": {"amount": (_INT, 1, 12, None), "who": ("who", 0, 0, "self")},
+    "ante": {"amount": (_INT, 1, 12, None), "who": ("who", 0, 0, "others")},
+    "squeeze": {"less": (_INT, 1, 2, 1)},  # KD-EFFECT-4: the other players' hand limit falls
+    "draw": {"count": (_INT, 1, 3, 1)},  # KD-EFFECT-5: more cards from the draw pile
 }
 STRUCTURE_KINDS: frozenset[EffectKind] = frozenset(get_args(StructureKind))
 CARD_ONLY_KINDS: frozenset[EffectKind] = frozenset(
@@ -91,8 +100,10 @@ ABILITY_TIMINGS: tuple[Timing, ...] = ("any", "final")  # K-SCORE-5: "any time u
 ACTION_CHIPS_DEFAULT = (1, 2, 2)  # K-SETUP-2, for 2, 3 and 4 players
 ACTION_CHIPS_TOTAL = 16  # K-SETUP-1
 _MAX_CHIPS = ACTION_CHIPS_TOTAL // len(FACTIONS)  # so four factions never exceed the box
-PACKAGED = ("standard", "plain", "example")
-DEFAULT_CONTENT = "standard"  # KD-SETUP-1: the project's own card texts
+# "standard" is the first edition of the project's card texts, kept for the games played with it
+# (records name their content); "standard-2" replaced its 15 effects that could not matter.
+PACKAGED = ("standard-2", "standard", "plain", "example")
+DEFAULT_CONTENT = "standard-2"  # KD-SETUP-1: the project's own card texts
 # A content file is public text shown on screen and stored in every record; these bounds keep a
 # hostile one (a record carries its content) from swamping the reader or the terminal. Every
 # number a content file holds is bounded by KINDS or _MAX_CHIPS.
@@ -115,6 +126,7 @@ class Effect:
     factor: int = 1
     to: int = -1
     extra: int = 0
+    less: int = 0
     name: str = ""
     name_de: str = ""  # the German label; readers fall back to ``name``
 

@@ -24,9 +24,12 @@ from .actions import ABILITY, ALLOW, Action, CardVerb
 from .cards import CODES, FACTIONS, codes
 from .content import Effect, EffectKind, is_structure
 from .pending import Call, ChooseCard, ChooseTarget, Frame, Window
+from .pile import draw_card
 from .table import Table
 
 _MOVES = frozenset({"take", "give", "swap"})  # kinds that move cards between hands
+_CHIPS = frozenset({"gain", "lose", "skim", "ante"})  # chips to or from the bank or the pot
+MIN_LIMIT = 3  # KD-EFFECT-4: a squeezed hand limit stops here
 
 
 def _shielded(s: Table, call: Call, seat: int) -> bool:
@@ -194,6 +197,8 @@ def _targets(s: Table, call: Call) -> tuple[list[int], str]:
         others = unshielded
     if kind == "steal":
         return [q for q in others if s.chips[q] > 0], "KD-EFFECT-1"
+    if kind == "ante":
+        return [q for q in others if s.chips[q] > 0], "KD-EFFECT-3"
     if kind not in _MOVES:
         return others, "K-ROUND-3"
     if s.short[owner]:
@@ -242,14 +247,18 @@ def begin(s: Table, call: Call, events: list[Event]) -> None:
         s.mods[owner] = mods._replace(extra=mods.extra + e.extra)
         limit: ev.HandLimit = {"seat": owner, "limit": s.hand_limit(owner)}
         events.append(Event("hand-limit", limit))
-    elif kind in ("gain", "lose") and e.who != "one":
+    elif kind in _CHIPS and e.who != "one":
         seats = {"self": [owner], "others": s.others_in_round(owner)}.get(
             e.who, [owner, *s.others_in_round(owner)]
         )
         for q in seats:
-            if kind == "lose" and _shielded(s, call, q):
+            if kind in ("lose", "ante") and _shielded(s, call, q):
                 continue  # KD-EFFECT-2
             _chips(s, q, kind, e.amount, events)
+    elif kind == "squeeze":
+        _squeeze(s, call, events)
+    elif kind == "draw":
+        _draw_more(s, call, events)
     else:
         targets, rule = _targets(s, call)
         if not targets:
@@ -261,17 +270,60 @@ def begin(s: Table, call: Call, events: list[Event]) -> None:
 
 
 def _chips(s: Table, seat: int, kind: EffectKind, amount: int, events: list[Event]) -> None:
-    """Gains come from the bank (as much as it holds), losses go to it."""
-    if kind == "gain":
-        got = min(amount, s.bank)
-        s.bank -= got
+    """Gains come from the bank (as much as it holds), losses go to it; a skim takes from the
+    pot (as much as it holds) and an ante pays into it (KD-EFFECT-3)."""
+    if kind in ("gain", "skim"):
+        supply = s.bank if kind == "gain" else s.pot
+        got = min(amount, supply)
         s.chips[seat] += got
     else:
         got = min(amount, s.chips[seat])
         s.take_chips(seat, got)
-        s.bank += got
-    chips: ev.Chips = {"seat": seat, "amount": got, "chips": s.chips[seat]}
-    events.append(Event(kind, chips))
+        got = -got
+    if kind in ("gain", "lose"):
+        s.bank -= got
+        chips: ev.Chips = {"seat": seat, "amount": abs(got), "chips": s.chips[seat]}
+        events.append(Event(kind, chips))
+        return
+    s.pot -= got
+    moved: ev.PotChips = {"seat": seat, "amount": abs(got), "chips": s.chips[seat], "pot": s.pot}
+    events.append(Event(kind, moved))
+
+
+def _squeeze(s: Table, call: Call, events: list[Event]) -> None:
+    """KD-EFFECT-4: every other player in the round keeps fewer cards at their discard steps
+    for the rest of the round (never fewer than three); a shield passes its holder by."""
+    less = call.effect.less
+    targets = [q for q in s.others_in_round(call.owner) if not _shielded(s, call, q)]
+    if not targets:
+        _void(s, call, "KD-EFFECT-2" if s.others_in_round(call.owner) else "K-ROUND-3", events)
+        return
+    for q in targets:
+        mods = s.mods[q]
+        s.mods[q] = mods._replace(extra=max(mods.extra - less, MIN_LIMIT - 5))
+    squeezed: ev.Squeeze = {
+        "seat": call.owner,
+        "targets": targets,
+        "less": less,
+        "limits": [s.hand_limit(q) for q in targets],
+    }
+    events.append(Event("squeeze", squeezed))
+
+
+def _draw_more(s: Table, call: Call, events: list[Event]) -> None:
+    """KD-EFFECT-5: more cards from the draw pile, which trigger nothing (like dealt cards);
+    a short player receives no cards (K-SHORT-1)."""
+    owner = call.owner
+    if s.short[owner]:
+        _void(s, call, "K-SHORT-1", events)
+        return
+    count = 0
+    for _ in range(call.effect.count):
+        if draw_card(s, owner, events) < 0:
+            break
+        count += 1
+    extra: ev.Extra = {"seat": owner, "count": count}
+    events.append(Event("extra", extra))
 
 
 def _move(s: Table, card: int, giver: int, receiver: int) -> None:
@@ -292,7 +344,7 @@ def aim(s: Table, call: Call, target: int, events: list[Event]) -> None:
     owner, e = call.owner, call.effect
     aimed: ev.Target = {"seat": owner, "target": target, "kind": e.kind}
     events.append(Event("target", aimed))
-    if e.kind in ("gain", "lose"):
+    if e.kind in _CHIPS:
         _chips(s, target, e.kind, e.amount, events)
     elif e.kind == "steal":  # KD-EFFECT-1: chips change hands; none reach the bank
         got = min(e.amount, s.chips[target])

@@ -105,6 +105,7 @@ class EffectParams(TypedDict, total=False):
     who: Who
     count: int
     extra: int
+    less: int
 
 
 class Effect(TypedDict):
@@ -177,6 +178,33 @@ class Chips(TypedDict):
     seat: int
     amount: int
     chips: int
+
+
+class PotChips(TypedDict):
+    """Chips from the pot to ``seat`` (``skim``) or from ``seat`` into it (``ante``), by an
+    effect (KD-EFFECT-3); ``chips``: the seat's stack after, ``pot``: the pot after."""
+
+    seat: int
+    amount: int
+    chips: int
+    pot: int
+
+
+class Squeeze(TypedDict):
+    """``seat``'s effect lowers the hand limit of ``targets`` by ``less`` for the round
+    (KD-EFFECT-4); ``limits``: their hand limits now, in the order of ``targets``."""
+
+    seat: int
+    targets: list[int]
+    less: int
+    limits: list[int]
+
+
+class Extra(TypedDict):
+    """``seat`` drew ``count`` more cards by an effect (KD-EFFECT-5); the draws precede it."""
+
+    seat: int
+    count: int
 
 
 class Target(TypedDict):
@@ -284,6 +312,10 @@ Event = (
     | Told[Literal["hand-limit"], HandLimit]
     | Told[Literal["gain"], Chips]
     | Told[Literal["lose"], Chips]
+    | Told[Literal["skim"], PotChips]
+    | Told[Literal["ante"], PotChips]
+    | Told[Literal["squeeze"], Squeeze]
+    | Told[Literal["extra"], Extra]
     | Told[Literal["target"], Target]
     | Told[Literal["steal"], Steal]
     | Told[Literal["peek"], Peek]

@@ -26,6 +26,7 @@ from .pending import (
     Flow,
     GameOver,
 )
+from .pile import draw_card
 from .table import Table
 from .tally import NO_MODS
 
@@ -106,28 +107,6 @@ def make_short(s: Table, seat: int, events: list[Event]) -> None:
         s.short[seat] = True
         short: ev.Short = {"seat": seat, "chips": s.chips[seat], "cost": s.cost}
         events.append(Event("short", short))
-
-
-def draw_card(s: Table, seat: int, events: list[Event]) -> int:
-    """One card from the draw pile; an empty pile is refilled from the discard piles
-    (KD-END-2). Returns -1 when no card is left anywhere outside the hands."""
-    if not s.pile:
-        for pile in s.discards:
-            s.pile.extend(pile)
-            pile.clear()
-        if not s.pile:
-            empty: ev.PileEmpty = {"seat": seat}
-            events.append(Event("pile-empty", empty))
-            return -1
-        s.pile.sort()
-        s.rng.shuffle(s.pile)
-        reshuffled: ev.Reshuffle = {"cards": len(s.pile)}
-        events.append(Event("reshuffle", reshuffled))
-    card = s.pile.pop()
-    s.hands[seat].append(card)
-    drawn: ev.Draw = {"seat": seat}
-    events.append(Event("draw", drawn, {"card": CODES[card]}, frozenset({seat})))
-    return card
 
 
 # --- the automatic part ---------------------------------------------------------------------

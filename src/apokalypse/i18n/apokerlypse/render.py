@@ -113,7 +113,7 @@ def effect_values(kind: EffectKind, params: Mapping[str, Any], lang: str) -> dic
         values["cards"] = count_cards(params["count"], lang)
     if "steps" in params:
         values["categories"] = plural(P + "count.category", params["steps"], lang)
-    for key in ("factor", "extra"):
+    for key in ("factor", "extra", "less"):
         if key in params:
             values[key] = params[key]
     to = params.get("to")
@@ -127,7 +127,7 @@ def effect_values(kind: EffectKind, params: Mapping[str, Any], lang: str) -> dic
 def effect_what(kind: EffectKind, params: Mapping[str, Any], lang: str) -> str:
     """What an effect does, from its kind and parameters (as in events and ``Effect.params``)."""
     key = f"effect.{kind}"
-    if kind in ("gain", "lose"):
+    if kind in ("gain", "lose", "skim", "ante"):
         key += f".{params.get('who', 'self')}"
     return t(key, lang, **effect_values(kind, params, lang)) if has(P + key, "en") else kind
 
@@ -265,6 +265,8 @@ def _context(
         ctx["count"] = count_cards(args["cards"], lang)
     if isinstance(args.get("chips"), list):  # the standings at the end of a round / the game
         ctx["chips"] = ", ".join(f"{seat_name(names, q)} {c}" for q, c in enumerate(args["chips"]))
+    if isinstance(args.get("targets"), list):  # a squeeze's
+        ctx["targets"] = _seats(args["targets"], names)
     if isinstance(args.get("winners"), list):
         ctx["winners"] = _seats(args["winners"], names) or text("ui.nobody", lang)
     if isinstance(args.get("step"), str):
