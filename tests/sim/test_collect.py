@@ -26,6 +26,7 @@ from apokalypse.sim.collect import Collector, collector_for
 from apokalypse.sim.collect.apokalypse import ApokalypseCollector
 from apokalypse.sim.collect.apokerlypse import ApokerlypseCollector
 from apokalypse.sim.schema import GAME_COMMON, PLAYER_COMMON, joined
+from tests.apokerlypse.builders import follow_hand
 
 Row = dict[str, Any]
 
@@ -324,30 +325,15 @@ def check_held_and_abilities(p: Played) -> None:
     is an effect announced without a card, at most one a round."""
     n = len(p.players)
     abilities = [0] * n
-    hands: list[set[str]] = [set() for _ in range(n)]
+    hands: dict[int, set[str]] = {q: set() for q in range(n)}
     held: list[set[str]] = [set() for _ in range(n)]
-
-    def move(card: str, giver: int, receiver: int) -> None:
-        hands[giver].remove(card)
-        hands[receiver].add(card)
 
     for event in p.events:
         args = {**event.args, **(event.secret or {})}
         kind = event.kind
-        if kind == "deal":
-            hands[args["seat"]] = set(args["cards"])
-        elif kind == "draw":
-            hands[args["seat"]].add(args["card"])
-        elif kind == "discard":
-            hands[args["seat"]].remove(args["card"])
-        elif kind == "take":
-            move(args["card"], args["target"], args["seat"])
-        elif kind == "give":
-            move(args["card"], args["seat"], args["target"])
-        elif kind == "swap":
-            move(args["given"], args["seat"], args["target"])
-            move(args["taken"], args["target"], args["seat"])
-        elif kind == "reveal":  # the hands followed agree with the hands shown
+        if follow_hand(hands, event):
+            continue
+        if kind == "reveal":  # the hands followed agree with the hands shown
             for seat, shown in enumerate(args["hands"]):
                 assert shown is None or set(shown) == hands[seat]
         elif kind == "effect" and args["card"] is None:

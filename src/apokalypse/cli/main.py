@@ -77,7 +77,8 @@ Variants = Annotated[
         "--variant",
         "-V",
         help="Variant switch, repeatable. Apokalypse: ethos-balanced, ethos-orphans, good-team,"
-        " edition-2008, good-ties. Apokerlypse: short-table, bonus-cap, example-content",
+        " edition-2008, good-ties. Apokerlypse: short-table, bonus-cap, plain-content,"
+        " example-content, first-content",
     ),
 ]
 GameName = Annotated[
@@ -376,6 +377,31 @@ def report(
     from .report import run_report
 
     status = guarded(lambda: run_report(folder, compare, out))
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command()
+def effects(
+    folder: Annotated[
+        Path, typer.Argument(help="A results folder (simulate -g apokerlypse --out)")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="The Markdown file to write (default: print the table)"),
+    ] = None,
+    into: Annotated[
+        Path | None,
+        typer.Option(
+            help="A Markdown document whose marked block the table replaces (docs/balance.md)"
+        ),
+    ] = None,
+) -> None:
+    """Apokerlypse: how often each card's effect matters, per table size (2, 3, 4 players), as
+    a Markdown table of the 52 cards, with the cards under 5 % of their holdings marked."""
+    from .effects import run_effects
+
+    status = guarded(lambda: run_effects(folder, out, into))
     if status:
         raise typer.Exit(status)
 

@@ -1,6 +1,7 @@
 """Apokerlypse's collector (:mod:`.`): rounds, chips paid and won, the hands scored, who dropped
 out or ran short, the cards each seat held at its final scorings and the faction abilities it
-used; and its figures in the ``simulate`` summary: rounds per game and how games ended."""
+used, how often each card's effect mattered (:mod:`.effect_impact`); and its figures in the
+``simulate`` summary: rounds per game and how games ended."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from apokalypse.games.apokerlypse.setup import START_CHIPS
 from apokalypse.sim.stats import wilson
 
 from . import Collector, Figures, Row, _int16s, _schema, count_table
+from .effect_impact import HANDLERS as IMPACT_HANDLERS
+from .effect_impact import EffectImpact
 
 # The columns ``outcome`` takes from the result, empty for a game without one.
 NO_RESULT: Row = dict.fromkeys(("rounds", "reason"))
@@ -41,8 +44,9 @@ class ApokerlypseCollector(Collector):
 
     The cards ``held`` are those in the seat's hand when its hand was scored (K-SCORE-1): the
     hand revealed, with the cards that final-scoring effects moved between the reveal and the
-    score (take, give, swap: public once the hands are revealed). Each card once per game,
-    however many scorings it was in; a seat that never reached a final scoring held none."""
+    score (take, give, swap: public once the hands are revealed; draw, KD-EFFECT-5). Each card
+    once per game, however many scorings it was in; a seat that never reached a final scoring
+    held none."""
 
     game_schema = _schema(
         [
@@ -57,6 +61,11 @@ class ApokerlypseCollector(Collector):
                 "effects",  # card effects and faction abilities announced
                 "blocks",  # card effects blocked
             ),
+            # added later, so last (a results folder of before reads them as null): per card
+            # code, the rounds it was held at a final scoring or used, and those in which its
+            # effect mattered (the definition: effect_impact.py)
+            pa.field("effect_holdings", pa.map_(pa.string(), pa.int16())),
+            pa.field("effect_mattered", pa.map_(pa.string(), pa.int16())),
         ]
     )
     player_schema = _schema(
@@ -76,8 +85,11 @@ class ApokerlypseCollector(Collector):
                 "shorts",
                 "effects",  # effects it announced, abilities included
                 "blocks",  # effects of others it blocked
-                "gained",  # chips through effects: from the bank, or stolen (KD-EFFECT-1)
-                "lost",  # chips through effects: to the bank, or stolen by another
+                # chips through effects: from the bank, stolen (KD-EFFECT-1) or skimmed from
+                # the pot (KD-EFFECT-3)
+                "gained",
+                # chips through effects: to the bank, stolen by another, or anted into the pot
+                "lost",
             ),
             pa.field("best_category", pa.string()),  # its best hand scored (null: none scored)
             pa.field("categories", pa.map_(pa.string(), pa.int16())),  # hands scored, by category
@@ -115,6 +127,17 @@ class ApokerlypseCollector(Collector):
         self.held: list[set[str]] = [set() for _ in range(n)]
         # the hands since this round's reveal (None: not revealed yet, or the seat dropped out)
         self.shown: list[set[str] | None] | None = None
+        self.impact = EffectImpact(n)
+        self._bound = bound_handlers(self)
+
+    def add(self, events: Sequence[Event]) -> None:
+        """As :meth:`Collector.add`, through this game's bound table (:func:`bound_handlers`):
+        the effect impact reads more kinds than the rest, and a call less an event counts."""
+        handler_of = self._bound.get
+        for event in events:
+            handler = handler_of(event.kind)
+            if handler is not None:
+                handler(event)
 
     def _round_start(self, event: Event) -> None:
         args = cast(ev.RoundStart, event.args)
@@ -154,6 +177,15 @@ class ApokerlypseCollector(Collector):
             lost.discard(card)
         if got is not None:
             got.add(card)
+
+    def _draw(self, event: Event) -> None:
+        """A card drawn after the reveal (KD-EFFECT-5: an effect in the final scoring draws
+        more): it joins the hand that is scored. Before the reveal the reveal tells."""
+        shown = self.shown
+        if shown is not None and event.secret is not None:
+            hand = shown[cast(ev.Draw, event.args)["seat"]]
+            if hand is not None:
+                hand.add(cast(str, event.secret["card"]))
 
     def _take(self, event: Event) -> None:
         args = cast(ev.Move, event.args)
@@ -196,6 +228,7 @@ class ApokerlypseCollector(Collector):
         hand = self.shown[seat] if self.shown is not None else None
         if hand is not None:
             self.held[seat] |= hand
+        self.impact.score(args, hand)
 
     def _pot(self, event: Event) -> None:
         args = cast(ev.Pot, event.args)
@@ -236,6 +269,7 @@ class ApokerlypseCollector(Collector):
             "effects": sum(self.effects),
             "blocks": sum(self.blocks),
         }
+        game["effect_holdings"], game["effect_mattered"] = self.impact.finish()
         players: list[Row] = []
         for seat in range(n):
             counts = self.categories[seat]
@@ -273,17 +307,45 @@ ApokerlypseCollector._handlers = {
     "drop": ApokerlypseCollector._drop,
     "effect": ApokerlypseCollector._effect,
     "reveal": ApokerlypseCollector._reveal,
+    "draw": ApokerlypseCollector._draw,
     "take": ApokerlypseCollector._take,
     "give": ApokerlypseCollector._give,
     "swap": ApokerlypseCollector._swap,
     "blocked": ApokerlypseCollector._blocked,
     "gain": ApokerlypseCollector._gain,
     "lose": ApokerlypseCollector._lose,
+    "skim": ApokerlypseCollector._gain,  # from the pot (KD-EFFECT-3)
+    "ante": ApokerlypseCollector._lose,  # into the pot
     "steal": ApokerlypseCollector._steal,
     "score": ApokerlypseCollector._score,
     "pot": ApokerlypseCollector._pot,
     "game-over": ApokerlypseCollector._game_over,
 }
+
+
+EventHandler = Callable[[Event], None]
+
+
+def _both(own: EventHandler, track: EventHandler) -> EventHandler:
+    def both(event: Event) -> None:
+        own(event)
+        track(event)
+
+    return both
+
+
+def bound_handlers(collector: ApokerlypseCollector) -> dict[str, EventHandler]:
+    """One game's dispatch table: the collector's handlers and its effect impact's
+    (:mod:`.effect_impact`), bound, so that a kind only one of them reads costs one call."""
+    table: dict[str, EventHandler] = {
+        kind: own.__get__(collector) for kind, own in collector._handlers.items()
+    }
+    impact = collector.impact
+    for kind, track in IMPACT_HANDLERS.items():
+        theirs = track.__get__(impact)
+        mine = table.get(kind)
+        table[kind] = theirs if mine is None else _both(mine, theirs)
+    return table
 
 
 class ApokerlypseFigures(Figures):
