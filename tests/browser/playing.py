@@ -10,7 +10,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from playwright.sync_api import (
     Browser,
@@ -141,10 +141,11 @@ LAID_OUT = """() => ({
     .map((e) => [e.getAttribute('data-action'), e.getAttribute('data-actions')]),
   choices: [...document.querySelectorAll('#choices button.choice')]
     .map((b) => b.getAttribute('data-action')),
+  answering: document.querySelector('#answering') !== null,
 })"""
 
 
-def lit_as_legal(page: Page) -> None:
+def lit_as_legal(page: Page) -> dict[str, Any]:
     """What lights up on the table is the seat's legal actions laid out from their parts: every
     lit card, place and player sends a legal action's text, and every legal action that names a
     card or a seat lights up somewhere; every legal action is a choice, worded by the server."""
@@ -159,16 +160,19 @@ def lit_as_legal(page: Page) -> None:
     placed = {a["text"] for a in legal if "card" in a or "seat" in a}
     assert placed <= lit, (placed, lit)
     assert laid_out["choices"] == texts
+    return cast("dict[str, Any]", laid_out)
 
 
 def click_decision(page: Page) -> str:
     """Take this seat's decision by clicking on the table as a person would: a lit place on a
     display, else a lit card in the hand (then one of its uses), else a lit player, else a choice
     (not passing while something else is possible). What was clicked, as its action text."""
-    lit_as_legal(page)
-    if page.locator("#answering").count():
+    laid_out = lit_as_legal(page)
+    if laid_out["answering"] or not laid_out["state"]["legal"]:
         # A question with one answer that the server gives for this seat by itself, a moment
         # later (the page says so): a person waits, and a click could land as it is answered.
+        # Read from the same snapshot as the lights: asked again later, the answer may have
+        # come, and the next state (not this seat's decision) would offer nothing to click.
         return "allow"
     for selector in (".display .cell.target", "#hand .hand-card.target", ".player-row.target"):
         lit = page.locator(selector)

@@ -26,13 +26,16 @@ import subprocess
 import sys
 import time
 from types import ModuleType
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from apokalypse import build_info
 from apokalypse.engine.errors import ConfigError
 from apokalypse.engine.protocol import GameState
 from apokalypse.engine.registry import entry, get_game, part
 from apokalypse.engine.rng import Rng
+
+if TYPE_CHECKING:  # imported where used: the bench loads the players only when it times them
+    from apokalypse.bots.ismcts import ISMCTSPlayer
 
 # The clock: this process's CPU time, not the wall's. The machines these figures come from are
 # shared, and a second process on the same core would count as the engine's time; the work is
@@ -42,6 +45,7 @@ clock = time.process_time
 BOT_PLAYERS = 4  # the heuristic and ISMCTS figures: 4-player games
 CLONE_SAMPLES = 40
 BOT_SAMPLES = 24
+SEARCH_SAMPLES = 240  # mid-game states sampled for the searched decisions among them
 MAX_SECONDS = 3600  # per player count: an hour is already far more than a figure needs
 CHECK_EVERY = 64  # reading the clock is not free; look at it every so many decisions
 BUILDS = ("pure", "compiled")
@@ -157,6 +161,15 @@ def heuristic_per_sec(seconds: float, game: str = "apokalypse") -> float:
     return done / spent
 
 
+def _searched(player: ISMCTSPlayer[Any, Any], state: GameState) -> bool:
+    """Whether ``player`` spends a search on the decision of ``state`` (an anchor margin of 1
+    or more means the anchor always stands, and nothing is searched)."""
+    margin = player.anchor_margin
+    if callable(margin):
+        margin = margin(state.observation(state.to_act))
+    return margin is None or margin < 1 or player.search_anchored
+
+
 def ismcts_per_sec(seconds: float, game: str = "apokalypse") -> float:
     """ISMCTS iterations per second at 4 players on mid-game decisions (at least two legal
     actions), with the registered player (its budget, evaluation and beliefs) and the sampler
@@ -164,11 +177,18 @@ def ismcts_per_sec(seconds: float, game: str = "apokalypse") -> float:
     from apokalypse.bots import make_bot
     from apokalypse.bots.ismcts import ISMCTSPlayer
 
+    probe = make_bot("ismcts", 4000, game)
+    assert isinstance(probe, ISMCTSPlayer)
+    # Only decisions the player searches: an anchored search (Apokerlypse's, in the final
+    # scoring only) leaves the others to its rules of thumb and spends no iteration on them,
+    # so a sample of those alone would never finish. Random games are sampled until enough.
     states = [
         s
-        for s in mid_game_states(BOT_PLAYERS, BOT_SAMPLES, game)
-        if s.to_act >= 0 and len(s.legal_actions()) > 1
-    ]
+        for s in mid_game_states(BOT_PLAYERS, SEARCH_SAMPLES, game)
+        if s.to_act >= 0 and len(s.legal_actions()) > 1 and _searched(probe, s)
+    ][:BOT_SAMPLES]
+    if not states:
+        raise ValueError(f"{game}: no decision of {SEARCH_SAMPLES} sampled is searched")
     iterations = 0
     spent = 0.0
     i = 0
