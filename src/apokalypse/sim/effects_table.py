@@ -9,7 +9,7 @@ matters is a card without an effect.
 
 The cards' names and effects are those of the content the run was played with (KD-SETUP-1): the
 one its manifest names (``cards``, a packaged name or a file; ``deck`` its hash) and its variants;
-when that cannot be read, the packaged default (``standard``), with a note.
+when that cannot be read, the packaged default (``DEFAULT_CONTENT``), with a note.
 
 :func:`effects_table` returns plain data (a test reads it); ``apokalypse effects``
 (``cli/effects.py``) writes it out in words.

@@ -272,22 +272,23 @@ def begin(s: Table, call: Call, events: list[Event]) -> None:
 def _chips(s: Table, seat: int, kind: EffectKind, amount: int, events: list[Event]) -> None:
     """Gains come from the bank (as much as it holds), losses go to it; a skim takes from the
     pot (as much as it holds) and an ante pays into it (KD-EFFECT-3)."""
+    bank = kind in ("gain", "lose")
     if kind in ("gain", "skim"):
-        supply = s.bank if kind == "gain" else s.pot
-        got = min(amount, supply)
-        s.chips[seat] += got
+        moved = min(amount, s.bank if bank else s.pot)
+        s.chips[seat] += moved
+        supply = -moved  # what the bank or the pot gets
     else:
-        got = min(amount, s.chips[seat])
-        s.take_chips(seat, got)
-        got = -got
-    if kind in ("gain", "lose"):
-        s.bank -= got
-        chips: ev.Chips = {"seat": seat, "amount": abs(got), "chips": s.chips[seat]}
+        moved = min(amount, s.chips[seat])
+        s.take_chips(seat, moved)
+        supply = moved
+    if bank:
+        s.bank += supply
+        chips: ev.Chips = {"seat": seat, "amount": moved, "chips": s.chips[seat]}
         events.append(Event(kind, chips))
         return
-    s.pot -= got
-    moved: ev.PotChips = {"seat": seat, "amount": abs(got), "chips": s.chips[seat], "pot": s.pot}
-    events.append(Event(kind, moved))
+    s.pot += supply
+    pot: ev.PotChips = {"seat": seat, "amount": moved, "chips": s.chips[seat], "pot": s.pot}
+    events.append(Event(kind, pot))
 
 
 def _squeeze(s: Table, call: Call, events: list[Event]) -> None:
