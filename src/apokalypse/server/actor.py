@@ -28,9 +28,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from apokalypse.engine.errors import EngineError
-from apokalypse.wire import (
-    read_client_message,
-)
+from apokalypse.wire import read_client_message
 from apokalypse.wire.coach import AdviceMessage
 from apokalypse.wire.talk import talk_message
 

@@ -28,9 +28,10 @@ on the server, and every connection is sent its own view (``state.observation(se
   after every change; the client sends ``{"action": "<notation>", "move": <n>}`` and a refused
   one is answered ``{"type": "refused", "reason", "rule"?}``.
 
-Games live in memory while played, one :class:`asyncio.Lock` each; the engine, the computer
-players and the database run in worker threads (``asyncio.to_thread``), so one slow game never
-holds up another. After a restart a game is rebuilt from the store on first access.
+Games live in memory while played, each an actor (:mod:`.actor`): one task reads its inbox, so no
+lock guards a game; the engine and the database run in worker threads (``asyncio.to_thread``) and
+the computer players and the coach in pools of their own, so one slow game never holds up
+another. After a restart a game is rebuilt from the store on first access.
 
 Scale-out (``redis_url``): several processes over one database tell each other through Redis
 (:mod:`.fanout`) that a game advanced, and each catches up its own copy from the store.
