@@ -156,14 +156,26 @@ def test_hot_seat_shows_each_hand_only_to_its_owner(tmp_path):
     run = play(tmp_path, f"{POKER} -p 3 --humans all --seed 5 --save game.json", ALWAYS_FIRST)
     assert run.returncode == 0, run.stderr
     out = run.stdout
+    record = saved(tmp_path / "game.json")
+    assert record.result is not None
+    # Cards drawn in a final scoring join hands already revealed: everybody sees those
+    # (KD-EFFECT-5); every other draw is its drawer's alone.
+    face_up = {
+        f"p{e.args['seat'] + 1} draws {e.args['card']}"
+        for step in replay(record).events
+        for e in step
+        if e.kind == "draw" and e.secret is None
+    }
     assert len(set(re.findall(r"Pass the keyboard to (p\d)", out))) == 3
     for screen in out.split("Pass the keyboard to ")[1:]:
         owner = screen[:2]
         assert f"Hand of {owner}" in screen
         for other in {"p1", "p2", "p3"} - {owner}:
             assert f"Hand of {other}" not in screen
-            assert not re.search(rf"{other} draws (10|[2-9JQKA])[♠♥♦♣]", screen)  # unseen
-    assert saved(tmp_path / "game.json").result is not None
+            for drawn in re.finditer(rf"{other} draws ((10|[2-9JQKA])[♠♥♦♣])", screen):
+                card = drawn.group(1).replace("10", "T")
+                code = card[:-1] + "shdc"["♠♥♦♣".index(card[-1])]
+                assert f"{other} draws {code}" in face_up, drawn.group(0)  # unseen otherwise
 
 
 # --- replay -------------------------------------------------------------------------------------

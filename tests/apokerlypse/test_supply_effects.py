@@ -6,6 +6,7 @@ dealt hold only cards timed "when drawn", which trigger nothing when dealt (KD-S
 
 from __future__ import annotations
 
+from apokalypse.engine.rng import Rng
 from apokalypse.games.apokerlypse import State
 from tests.apokerlypse.builders import (
     act,
@@ -13,6 +14,7 @@ from tests.apokerlypse.builders import (
     chips_total,
     deal_round,
     decision,
+    default_action,
     kinds,
     legal,
     new,
@@ -152,3 +154,26 @@ def test_kd_effect_5_a_short_player_draws_nothing() -> None:
         "rule": "K-SHORT-1",
     }
     assert len(s.hands[1]) == 5
+
+
+def test_kd_effect_5_cards_drawn_in_the_final_scoring_are_drawn_face_up() -> None:
+    """KD-EFFECT-5 with K-SCORE-1: A♥ Care crate (two more cards, in the final scoring) draws
+    into a hand already revealed, so everybody sees the cards drawn: in the event, in every
+    observation, and in what a world sampled for another seat must keep (``determinize``)."""
+    s = standard()
+    deal_round(s, {0: [*H0[:4], "Ah"], 1: H1}, draws=QUIET)
+    while not (decision(s) == "scoring" and s.to_act == 0):
+        options = legal(s)
+        discards = [o for o in options if o.startswith("discard ") and o != "discard Ah"]
+        act(s, discards[-1] if discards else default_action(s))
+    assert "use Ah" in legal(s)
+    events = act(s, "use Ah")
+    draws = [e for e in events if e.kind == "draw"]
+    assert len(draws) == 2 and all(e.secret is None and e.seen_by == frozenset() for e in draws)
+    drawn = [e.args["card"] for e in draws]
+    for viewer in (None, 0, 1):
+        revealed = s.observation(viewer)["revealed"][0]
+        assert revealed is not None and set(drawn) <= set(revealed), (viewer, revealed)
+    for seed in range(20):
+        world = s.determinize(1, Rng(seed))
+        assert world.observation(1) == s.observation(1), seed

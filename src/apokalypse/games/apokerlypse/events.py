@@ -68,7 +68,7 @@ class Short(TypedDict):
 
 class Draw(TypedDict):
     seat: int
-    card: NotRequired[str]  # the drawer's own view only
+    card: NotRequired[str]  # the drawer's own view only (everybody's once hands are revealed)
 
 
 class PileEmpty(TypedDict):

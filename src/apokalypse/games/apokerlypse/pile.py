@@ -9,13 +9,15 @@ from __future__ import annotations
 from apokalypse.engine.events import Event
 
 from . import events as ev
+from . import knowledge
 from .cards import CODES
 from .table import Table
 
 
 def draw_card(s: Table, seat: int, events: list[Event]) -> int:
     """One card from the draw pile; an empty pile is refilled from the discard piles
-    (KD-END-2). Returns -1 when no card is left anywhere outside the hands."""
+    (KD-END-2). Returns -1 when no card is left anywhere outside the hands. Only the drawer
+    sees which card it is, unless the hands are revealed."""
     if not s.pile:
         for pile in s.discards:
             s.pile.extend(pile)
@@ -30,6 +32,13 @@ def draw_card(s: Table, seat: int, events: list[Event]) -> int:
         events.append(Event("reshuffle", reshuffled))
     card = s.pile.pop()
     s.hands[seat].append(card)
+    if s.revealed:
+        # A card drawn in the final scoring (KD-EFFECT-5) joins a hand shown face up
+        # (K-SCORE-1): everybody sees it, as a card moved between revealed hands is seen.
+        knowledge.announce(s, card, seat)
+        shown: ev.Draw = {"seat": seat, "card": CODES[card]}
+        events.append(Event("draw", shown))
+        return card
     drawn: ev.Draw = {"seat": seat}
     events.append(Event("draw", drawn, {"card": CODES[card]}, frozenset({seat})))
     return card

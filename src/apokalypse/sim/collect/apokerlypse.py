@@ -182,10 +182,14 @@ class ApokerlypseCollector(Collector):
         """A card drawn after the reveal (KD-EFFECT-5: an effect in the final scoring draws
         more): it joins the hand that is scored. Before the reveal the reveal tells."""
         shown = self.shown
-        if shown is not None and event.secret is not None:
-            hand = shown[cast(ev.Draw, event.args)["seat"]]
-            if hand is not None:
-                hand.add(cast(str, event.secret["card"]))
+        if shown is None:
+            return
+        # Drawn face up into a revealed hand (KD-EFFECT-5); a record made before that rule keeps
+        # the card in the secret part.
+        drawn = cast(ev.Draw, {**event.args, **(event.secret or {})})
+        hand = shown[drawn["seat"]]
+        if hand is not None and "card" in drawn:
+            hand.add(drawn["card"])
 
     def _take(self, event: Event) -> None:
         args = cast(ev.Move, event.args)
