@@ -72,7 +72,7 @@ typecheck: $(STAMP)
 # one; coverage is measured in both and reported together (scripts/pytest_both_builds.sh). Without
 # a compiled build: every test, pure, with coverage. Each run spreads its tests over pytest-xdist
 # workers; PYTEST_WORKERS and PURE_WORKERS set how many.
-PYTEST_WORKERS ?= 4
+PYTEST_WORKERS ?= 3
 PURE_WORKERS   ?= 1
 pytest: $(STAMP) $(WEB_STAMP) $(COMPILED_STAMP)
 	@if [ -f $(COMPILED_STAMP) ]; then \
