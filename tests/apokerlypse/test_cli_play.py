@@ -15,6 +15,7 @@ from apokalypse.cli.ui import make_ui
 from apokalypse.engine.record import replay
 from apokalypse.games.apokerlypse import GAME
 from apokalypse.i18n import seat_names
+from apokalypse.i18n.apokerlypse.render import card_label
 from tests.apokalypse.test_cli_play import ALWAYS_FIRST, play, saved
 from tests.helpers import cli, one_line_error
 
@@ -161,7 +162,7 @@ def test_hot_seat_shows_each_hand_only_to_its_owner(tmp_path):
     # Cards drawn in a final scoring join hands already revealed: everybody sees those
     # (KD-EFFECT-5); every other draw is its drawer's alone.
     face_up = {
-        f"p{e.args['seat'] + 1} draws {e.args['card']}"
+        f"p{e.args['seat'] + 1} draws {card_label(e.args['card'])}"
         for step in replay(record).events
         for e in step
         if e.kind == "draw" and e.secret is None
@@ -172,10 +173,8 @@ def test_hot_seat_shows_each_hand_only_to_its_owner(tmp_path):
         assert f"Hand of {owner}" in screen
         for other in {"p1", "p2", "p3"} - {owner}:
             assert f"Hand of {other}" not in screen
-            for drawn in re.finditer(rf"{other} draws ((10|[2-9JQKA])[♠♥♦♣])", screen):
-                card = drawn.group(1).replace("10", "T")
-                code = card[:-1] + "shdc"["♠♥♦♣".index(card[-1])]
-                assert f"{other} draws {code}" in face_up, drawn.group(0)  # unseen otherwise
+            for drawn in re.finditer(rf"{other} draws (10|[2-9JQKA])[♠♥♦♣]", screen):
+                assert drawn.group(0) in face_up, drawn.group(0)  # unseen otherwise
 
 
 # --- replay -------------------------------------------------------------------------------------

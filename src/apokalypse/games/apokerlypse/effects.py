@@ -336,9 +336,7 @@ def _move(s: Table, card: int, giver: int, receiver: int) -> None:
 def _secret(s: Table, kind: str, owner: int, target: int, secret: dict[str, str]) -> Event:
     """Cards moving between two hands: only those two see which, until the hands are revealed."""
     args = {"seat": owner, "target": target}
-    if s.revealed:
-        return Event(kind, {**args, **secret})
-    return Event(kind, args, secret, frozenset({owner, target}))
+    return knowledge.told(s, kind, args, secret, frozenset({owner, target}))
 
 
 def aim(s: Table, call: Call, target: int, events: list[Event]) -> None:

@@ -11,6 +11,11 @@ moved: the observation would leak it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from apokalypse.engine.erased import Erased
+from apokalypse.engine.events import Event
+
 from .table import Table
 
 
@@ -24,6 +29,20 @@ def announce(s: Table, card: int, seat: int) -> None:
     for known, maybe in zip(s.known, s.maybe, strict=True):
         known[card] = seat
         maybe.pop(card, None)
+
+
+def told(
+    s: Table,
+    kind: str,
+    args: Mapping[str, Erased],
+    secret: Mapping[str, Erased],
+    seen: frozenset[int],
+) -> Event:
+    """An event whose ``secret`` part only the ``seen`` seats see, until the hands are revealed
+    (K-SCORE-1): from then on every hand is face up, and everybody is told."""
+    if s.revealed:
+        return Event(kind, {**args, **secret})
+    return Event(kind, args, secret, seen)
 
 
 def forget(s: Table, card: int) -> None:

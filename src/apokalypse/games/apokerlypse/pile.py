@@ -34,11 +34,8 @@ def draw_card(s: Table, seat: int, events: list[Event]) -> int:
     s.hands[seat].append(card)
     if s.revealed:
         # A card drawn in the final scoring (KD-EFFECT-5) joins a hand shown face up
-        # (K-SCORE-1): everybody sees it, as a card moved between revealed hands is seen.
+        # (K-SCORE-1): everybody knows where it is, as a card moved between revealed hands.
         knowledge.announce(s, card, seat)
-        shown: ev.Draw = {"seat": seat, "card": CODES[card]}
-        events.append(Event("draw", shown))
-        return card
     drawn: ev.Draw = {"seat": seat}
-    events.append(Event("draw", drawn, {"card": CODES[card]}, frozenset({seat})))
+    events.append(knowledge.told(s, "draw", drawn, {"card": CODES[card]}, frozenset({seat})))
     return card
