@@ -39,7 +39,8 @@ def deadline(what, seconds=30.0):
 def walked(obj):
     return any(o is obj for o in gc.get_objects())
 
-collector = Collector(freeze_seconds=0.02, sweep_seconds=0.5).start()
+now = [0.0]  # the sweep's clock, moved by this check alone: no sweep comes before it is due
+collector = Collector(freeze_seconds=0.02, sweep_seconds=10.0, clock=lambda: now[0]).start()
 a, b = Node(), Node()
 a.other, b.other = b, a  # a cycle made after the start, alive for a while
 gone = weakref.ref(a)
@@ -47,7 +48,9 @@ assert walked(a)  # young: Python's collections walk it
 deadline(lambda: not walked(a) and gc.is_tracked(a))  # survived a second's turn: frozen
 sweeps = collector.sweeps
 del a, b  # garbage now, but frozen: no collection of its own finds it …
-assert gone() is not None
+time.sleep(0.1)
+assert gone() is not None and collector.sweeps == sweeps
+now[0] += 10.0  # the sweep is due
 deadline(lambda: gone() is None)  # … until the sweep thaws everything and walks it
 assert collector.sweeps > sweeps
 collector.stop()
