@@ -5,6 +5,8 @@ server holds in memory (which games, which connections) and not only what it ans
 from __future__ import annotations
 
 import asyncio
+import json
+import secrets
 import socket
 import threading
 import time
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 
 import uvicorn
 from fastapi import FastAPI
+from websockets.sync.client import ClientConnection
 
 from apokalypse.server.app import create_app
 from apokalypse.server.connection import MAX_FRAME
@@ -144,3 +147,33 @@ def serving(
     finally:
         server.should_exit = True
         thread.join(timeout=START)
+
+
+@contextmanager
+def two_processes(
+    database_url: str, redis_url: str, before: Callable[[FastAPI], None] | None = None
+) -> Iterator[tuple[Running, Running]]:
+    """Two server processes, A and B, over one database and one Redis channel prefix of their
+    own; ``before`` readies B's app (its fan-out listener) before it starts."""
+    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
+    settings = Settings(idle_seconds=3600)
+    with (
+        serving(database_url, settings, redis_url, prefix) as a,
+        serving(database_url, settings, redis_url, prefix, before=before) as b,
+    ):
+        yield a, b
+
+
+def shown_beyond(ws: ClientConnection, move: int) -> Callable[[], bool]:
+    """A check for :func:`wait_until`: whether ``ws`` was sent a state beyond ``move`` (each
+    call reads one message, or none within 0.2 s)."""
+    seen: list[dict[str, Any]] = []
+
+    def moved() -> bool:
+        try:
+            seen.append(json.loads(ws.recv(timeout=0.2)))
+        except TimeoutError:
+            return False
+        return seen[-1]["type"] == "state" and bool(seen[-1]["observation"]["move"] > move)
+
+    return moved

@@ -6,10 +6,8 @@ up with the move (it used to keep the older copy, and a player on B never saw th
 from __future__ import annotations
 
 import json
-import secrets
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -20,13 +18,13 @@ from websockets.sync.client import connect
 from apokalypse.server import hub as hub_module
 from apokalypse.server.clock import Ticks
 from apokalypse.server.days import Now
+from apokalypse.server.entries import Logged
 from apokalypse.server.games import LiveGame
 from apokalypse.server.making import rebuild
-from apokalypse.server.settings import Settings
 from apokalypse.server.store import Store
 
 from .databases import fresh_schema, reachable
-from .inprocess import Running, serving, wait_until
+from .inprocess import Running, shown_beyond, two_processes, wait_until
 
 REDIS = "redis://127.0.0.1:6379/0"
 TIMEOUT = 30.0  # every receive and request: a hang guard, on a busy machine too
@@ -37,21 +35,6 @@ def database() -> Iterator[str]:
     reachable("127.0.0.1", 6379, "Redis")
     with fresh_schema() as url:
         yield url
-
-
-@contextmanager
-def two_processes(
-    database: str, before: Callable[[FastAPI], None]
-) -> Iterator[tuple[Running, Running]]:
-    """Two server processes over ``database`` and one Redis channel prefix; ``before`` readies
-    the second's app (its fan-out listener) before it starts."""
-    prefix = f"apokalypse-test:{secrets.token_hex(6)}:"
-    settings = Settings(idle_seconds=3600)
-    with (
-        serving(database, settings, REDIS, prefix) as a,
-        serving(database, settings, REDIS, prefix, before=before) as b,
-    ):
-        yield a, b
 
 
 def two_people(server: Running) -> tuple[str, list[str]]:
@@ -79,13 +62,13 @@ def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
         hub = app.state.hub
         catch_up = hub.catch_up
 
-        async def told(game_id: str, move: int | None) -> None:
-            await catch_up(game_id, move)
+        async def told(game_id: str, move: int | None, entries: tuple[Logged, ...]) -> None:
+            await catch_up(game_id, move, entries)
             heard.set()
 
         hub.catch_up = told  # handed to the fan-out's listener when the app starts
 
-    with two_processes(database, listening) as (a, b):
+    with two_processes(database, REDIS, listening) as (a, b):
         game_id, tokens = two_people(a)
         with connect(a.ws(game_id, tokens[0])) as zero, connect(a.ws(game_id, tokens[1])) as one:
             states = [json.loads(ws.recv(timeout=TIMEOUT)) for ws in (zero, one)]
@@ -100,16 +83,7 @@ def test_a_move_made_while_another_process_rebuilds_the_game_reaches_it(
                 mover.send(json.dumps({"action": state["legal"][0]["text"], "move": move}))
                 assert heard.wait(TIMEOUT), "B was not told of the move"
                 go.set()
-                seen: list[dict[str, Any]] = []
-
-                def moved() -> bool:
-                    try:
-                        seen.append(json.loads(on_b.recv(timeout=0.2)))
-                    except TimeoutError:
-                        return False
-                    return bool(seen[-1]["observation"]["move"] > move)
-
-                wait_until(moved, "the player on B shown A's move")
+                wait_until(shown_beyond(on_b, move), "the player on B shown A's move")
 
 
 def test_a_move_the_store_refuses_rebuilds_the_game_in_place(database: str) -> None:
@@ -120,12 +94,12 @@ def test_a_move_the_store_refuses_rebuilds_the_game_in_place(database: str) -> N
     word), stays open, and is sent the game as it stands."""
 
     def deaf(app: FastAPI) -> None:
-        async def told(game_id: str, move: int | None) -> None:
+        async def told(game_id: str, move: int | None, entries: tuple[Logged, ...]) -> None:
             return None  # B hears nothing of A's moves
 
         app.state.hub.catch_up = told
 
-    with two_processes(database, deaf) as (a, b):
+    with two_processes(database, REDIS, deaf) as (a, b):
         game_id, tokens = two_people(a)
         with connect(a.ws(game_id, tokens[0])) as zero, connect(a.ws(game_id, tokens[1])) as one:
             states = [json.loads(ws.recv(timeout=TIMEOUT)) for ws in (zero, one)]

@@ -33,6 +33,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from apokalypse.i18n import text
+
 from .load import LoadOptions, percentiles
 from .scenarios import (
     TARGETS,
@@ -55,6 +57,10 @@ OPEN_EVERY = 2.0  # seconds between two tabs opened on the person playing elsewh
 RETRY = 0.5  # seconds a tab waits after the coach said "busy" or "not so fast"
 OPPONENTS = ["medium"] * 3
 WARM = 5.0  # seconds of coaching before the window opens (a quarter of a shorter window)
+# The refusal of a question that arrived after the decision moved on: the server gives the one
+# answer a person asked in a window can give for them (the person never plays), and a tab may
+# ask between that question's view and its answer. The server is right; the tab was late.
+MOVED_ON = text("server.coach-not-deciding", "en")
 
 
 @dataclass
@@ -66,6 +72,7 @@ class Figures:
     first: list[float] = field(default_factory=list)  # a tab opened: its first message
     advice: list[float] = field(default_factory=list)  # a coach question to its answer
     refused: Counter[str] = field(default_factory=Counter)  # the coach's refusals, by reason
+    crossed: int = 0  # questions that crossed the decision moving on (:data:`MOVED_ON`)
     errors: Counter[str] = field(default_factory=Counter)
     decisions: int = 0  # elsewhere: the person's decisions taken
     # Waits not over when the window closes (perf_counter when each began): they count with the
@@ -93,7 +100,11 @@ async def coached_tab(server: Server, game_id: str, token: str, figures: Figures
                 figures.advice.append(time.perf_counter() - asked)
                 asked = None
             elif kind == "refused":
-                figures.refused[str(message.get("reason", "?"))[:40]] += 1
+                reason = str(message.get("reason", "?"))
+                if reason == MOVED_ON:
+                    figures.crossed += 1
+                else:
+                    figures.refused[reason[:40]] += 1
                 await asyncio.sleep(RETRY)  # busy (another tab asked) or a pace: wait it out
                 asked = None
 
@@ -244,6 +255,7 @@ def run_coach(options: LoadOptions, more: ScenarioOptions) -> dict[str, Any]:
             "first_message": percentiles(figures.first),
             "advice": percentiles(figures.advice),
             "coach_refusals": dict(figures.refused),
+            "questions_crossed": figures.crossed,
             "decisions": figures.decisions,
             "unfinished": {"elsewhere": figures.unfinished, "tabs": len(figures.still)},
         },

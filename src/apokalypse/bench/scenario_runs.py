@@ -108,6 +108,7 @@ def render(report: dict[str, Any]) -> None:
                 "coach's refusals (busy, pace)",
                 ", ".join(f"{k}: {v}" for k, v in figures["coach_refusals"].items()) or "–",
             ),
+            ("questions that crossed an automatic answer", str(figures["questions_crossed"])),
             (
                 f"elsewhere: next decision (pace {figures['pace_s']} s)",
                 shown(figures["next_decision"]),

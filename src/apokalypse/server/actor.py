@@ -34,6 +34,7 @@ from apokalypse.wire.talk import talk_message
 
 from .clock import At, Clock
 from .connection import CLOSE_RESTART, CLOSE_TRY_LATER, Connection, Made, is_sign
+from .entries import Logged
 from .games import LiveGame
 from .inputs import (
     Advised,
@@ -197,8 +198,8 @@ class Actor(ABC):
             case AnswerDue(move=due):
                 if await self._change(lambda live: live.answer_for(self.services.store, due)):
                     self.services.metrics.actions.labels(by="auto").inc()
-            case Heard(move):
-                await self._catch_up(move)
+            case Heard(move, entries):
+                await self._catch_up(move, entries)
             case StandBy(move):
                 await self._stand_by(move)
             case Advised(connection, seat, actions, made):
@@ -323,20 +324,14 @@ class Actor(ABC):
             self._wind()
         return changed
 
-    async def _publish(self, before: int) -> None:
+    async def _publish(self, before: int | None = None) -> None:
+        """Tell the other processes what this one wrote since it last did, and the move now
+        where the game moved since ``before``."""
         fanout, live = self.services.fanout, self.live
+        written, live.written = live.written, []
         if fanout is not None:
-            moved = live.state.move != before
-            await fanout.publish(live.id, live.state.move if moved else None)
-
-    async def _catch_up(self, move: int | None) -> None:
-        """Another process advanced the game to ``move`` (None: perhaps, look): bring this copy
-        up to the store and push it. The computer players only catch up here: the process
-        that applied the person's action lets them act."""
-        if move is not None and self.live.state.move >= move:
-            return
-        if await self._read_store():
-            self._kick()
+            moved = before is not None and live.state.move != before
+            await fanout.publish(live.id, live.state.move if moved else None, written)
 
     async def _read_store(self) -> bool:
         """Apply what other processes stored after this copy's last action, and push it; False
@@ -426,6 +421,9 @@ class Actor(ABC):
 
     @abstractmethod
     async def _stand_by(self, move: int) -> None: ...
+
+    @abstractmethod
+    async def _catch_up(self, move: int | None, entries: tuple[Logged, ...]) -> None: ...
 
     @abstractmethod
     def _advised(

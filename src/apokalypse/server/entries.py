@@ -7,10 +7,12 @@ the coach (:class:`Coached`), a seat's name (:class:`Named`), the rematch (:clas
 turn-based game's deadline (:class:`Due`), a guided game's "Got it" (:class:`Read`), a line of
 talk (:class:`Said`). A game in memory is
 the fold of its log (:meth:`apokalypse.server.games.LiveGame.fold`), and a server process that
-was told of a change reads the entries after the last one it folded.
+was told of a change folds the entries the notice carried, or reads those after the last one it
+folded where the notice's do not follow it.
 
 Each kind is kept as a ``kind`` and a JSON ``body``; :func:`to_row` and :func:`from_row` are the
-only translations between the two.
+only translations between the two. :func:`to_notice` and :func:`from_notice` carry a logged
+entry in a notice to the other processes (:mod:`.fanout`), as the same columns.
 """
 
 from __future__ import annotations
@@ -261,3 +263,33 @@ def _turned(seats: frozenset[int], seat: int, on: bool) -> tuple[bool, frozenset
     """Whether turning ``seat`` on or off changes ``seats``, and the seats then."""
     turned = seats | {seat} if on else seats - {seat}
     return turned != seats, turned
+
+
+def to_notice(logged: Logged) -> dict[str, object]:
+    """A logged entry as JSON for the other processes: its place, its columns and its time."""
+    row = to_row(logged.entry)
+    return {
+        "n": logged.n,
+        "kind": row.kind,
+        "body": row.body,
+        "move": row.move,
+        "channel": row.channel,
+        "created": logged.created.isoformat(),
+    }
+
+
+def from_notice(data: object) -> Logged:
+    """The logged entry :func:`to_notice` made; a :class:`BadEntry` for anything else."""
+    if not isinstance(data, dict):
+        raise BadEntry(f"a noticed entry that is not an object: {data!r}")
+    try:
+        n, body, move = _int(data["n"]), data["body"], data["move"]
+        kind, channel = str(data["kind"]), data["channel"]
+        created = _utc(datetime.fromisoformat(str(data["created"])))
+        if not isinstance(body, dict) or not (move is None or isinstance(move, int)):
+            raise TypeError("a body that is not an object, or a move that is no number")
+        if channel is not None and not isinstance(channel, str):
+            raise TypeError(f"a channel that is no text: {channel!r}")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadEntry(f"a noticed entry that does not read ({exc!r})") from None
+    return Logged(n, from_row(kind, body, move, channel), created)

@@ -2,18 +2,23 @@
 
 Several ``apokalypse serve`` processes may serve the same games (behind one load balancer, over
 one PostgreSQL database). A player connected to one process must see what a player connected to
-another one did, so after a process has applied and stored actions it publishes, on the game's
-channel (``<prefix><game id>``), only that the game advanced::
+another one did, so after a process has applied and stored entries of a game's log it publishes,
+on the game's channel (``<prefix><game id>``), that the game advanced and the entries it wrote::
 
-    {"game": "<id>", "move": <the game's move now>, "origin": "<the publishing process>"}
+    {"game": "<id>", "move": <the game's move now>, "origin": "<the publishing process>",
+     "entries": [{"n": 41, "kind": "action", "body": {...}, "move": 23, ...}, ...]}
 
 (``"move": null`` when the game changed without a move: a seat handed over or taken back, a
-rematch.)
+line of talk, a rematch.)
 
-Never an observation, an event or a token: every process rebuilds its own views from the store
-(``LiveGame.catch_up_from``). Each process keeps one pub/sub connection, subscribed to the
-pattern ``<prefix>*``, read by one background task (:meth:`Fanout.run`); a lost connection is
-opened again and every game in memory then caught up, as messages may have been missed.
+The entries are the log's own, as the store holds them (:func:`.entries.to_notice`), never an
+observation, an event or a token: every process makes its own views. A process whose copy of the
+game ends just before the first entry folds them at once; one that missed some (a lost or late
+notice, a game still loading) reads what follows its copy from the store instead
+(``LiveGame.catch_up_from``), so a notice never has to arrive. Each process keeps one pub/sub
+connection, subscribed to the pattern ``<prefix>*``, read by one background task
+(:meth:`Fanout.run`); a lost connection is opened again and every game in memory then caught up,
+as messages may have been missed.
 """
 
 from __future__ import annotations
@@ -25,11 +30,14 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
+
+from .entries import BadEntry, Logged, from_notice, to_notice
 
 DEFAULT_PREFIX = "apokalypse:game:"
 PREFIX_ENV = "APOKALYPSE_CHANNEL_PREFIX"  # tests isolate themselves with a prefix of their own
@@ -37,8 +45,19 @@ RETRY_SECONDS = 1.0  # between attempts to open a lost pub/sub connection again
 
 log = logging.getLogger(__name__)
 
-# a game advanced to a move (None: unknown, look in the store)
-Advanced = Callable[[str, int | None], Awaitable[None]]
+# a game advanced to a move (None: unknown, look in the store), with the entries written
+Advanced = Callable[[str, int | None, tuple[Logged, ...]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What another process said of a game: its move now and the entries it wrote (none where
+    they did not read: the store has them)."""
+
+    game: str
+    move: int | None
+    origin: str
+    entries: tuple[Logged, ...] = ()
 
 
 def default_prefix() -> str:
@@ -49,8 +68,8 @@ def _glob_escape(text: str) -> str:
     return re.sub(r"([*?\[\]\\])", r"\\\1", text)
 
 
-def parse(data: object) -> tuple[str, int | None, str] | None:
-    """A message's game, move and origin; None for anything else."""
+def parse(data: object) -> Notice | None:
+    """A message's notice; None for anything else."""
     if isinstance(data, bytes):
         data = data.decode(errors="replace")
     if not isinstance(data, str):
@@ -66,7 +85,13 @@ def parse(data: object) -> tuple[str, int | None, str] | None:
         return None
     if move is not None and type(move) is not int:
         return None
-    return game, move, origin
+    written = message.get("entries")
+    try:
+        entries = tuple(from_notice(item) for item in written) if isinstance(written, list) else ()
+    except BadEntry as exc:
+        log.warning("fan-out: game %s: entries that do not read, the store has them: %s", game, exc)
+        entries = ()
+    return Notice(game, move, origin, entries)
 
 
 class Fanout:
@@ -82,12 +107,13 @@ class Fanout:
     def channel(self, game_id: str) -> str:
         return f"{self.prefix}{game_id}"
 
-    async def publish(self, game_id: str, move: int | None) -> None:
+    async def publish(self, game_id: str, move: int | None, entries: Sequence[Logged] = ()) -> None:
         """Tell the other processes that ``game_id`` is at ``move`` now (None: it changed
-        otherwise, a seat handed over or taken back, a rematch: look in the store). A Redis
-        failure is logged, not raised: the game goes on here, and the others catch up on the
-        next one."""
-        data = json.dumps({"game": game_id, "move": move, "origin": self.origin})
+        otherwise, a seat handed over or taken back, a rematch), with the ``entries`` this
+        process wrote since it last published. A Redis failure is logged, not raised: the game
+        goes on here, and the others catch up on the next one."""
+        notice = {"game": game_id, "move": move, "origin": self.origin}
+        data = json.dumps(notice | {"entries": [to_notice(item) for item in entries]})
         try:
             await self.redis.publish(self.channel(game_id), data)
         except (RedisError, OSError) as exc:
@@ -140,9 +166,8 @@ class Fanout:
         if parsed is None:
             log.warning("fan-out: ignored a malformed message on %r", message.get("channel"))
             return
-        game, move, origin = parsed
-        if origin != self.origin:
-            self._spawn(advanced(game, move))
+        if parsed.origin != self.origin:
+            self._spawn(advanced(parsed.game, parsed.move, parsed.entries))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         async def guarded() -> None:

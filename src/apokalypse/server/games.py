@@ -1,9 +1,9 @@
 """A game in play on the server (:class:`LiveGame`), advanced action by action.
 
-Everything here is synchronous (the engine, the computer players, the database): its room
-(:mod:`.room`) runs it off the event loop (``asyncio.to_thread``), one input at a time, so a
-slow computer player holds up its own game only. How a game comes into memory, made or rebuilt
-from the store: :mod:`.making`; its turn timer: :mod:`.clock`.
+Everything here is synchronous: its room (:mod:`.room`) runs what waits for the database off
+the event loop (``asyncio.to_thread``), one input at a time, and the computer players on pools
+of their own. How a game comes into memory, made or rebuilt from the store: :mod:`.making`; its
+turn timer: :mod:`.clock`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,7 @@ from apokalypse.engine.match import MAX_DECISIONS, GameTooLong, Match, Player
 from apokalypse.engine.protocol import ActionValue, Game, GameState
 from apokalypse.engine.record import GameRecord
 from apokalypse.i18n.texts import Texts, texts_for
-from apokalypse.wire import (
-    seat_views,
-    state_adapter,
-)
+from apokalypse.wire import seat_views, state_adapter
 from apokalypse.wire.seat import SeatViews, Table, WireState
 from apokalypse.wire.tutorial import TutorialView
 
@@ -68,6 +65,7 @@ class LiveGame:
     _public: tuple[int, Mapping[str, object]] | None = None  # (move, public observation)
     heard: bool = False  # the last change was made by another process (see deadline)
     talk: GameTalk = field(default_factory=GameTalk)  # its table talk (server/talk.py)
+    written: list[Logged] = field(default_factory=list)  # since the last notice (the fan-out's)
     now: Now = utc_now  # the time (the hub's: a test may move it)
     ticks: Ticks = time.monotonic  # the seconds the turn timer counts (the hub's clock, as now)
     setup: Setup = field(init=False)  # the table as it was made (its record's meta, read once)
@@ -152,22 +150,17 @@ class LiveGame:
             clock,
             self.manual,
             self.names,
-            self.coach_offered,
+            self.setup.coach,
             self.coached,
             tutorial,
         )
 
-    @property
-    def coach_offered(self) -> bool:
-        return self.setup.coach
-
     def set_coach(self, store: Store, seat: int | None, agree: bool) -> bool:
         """A person agrees to the coach (``agree``) or takes it back; False when that changes
-        nothing. A game whose creator did not offer it is refused: the coach is then a game
-        against computers' alone."""
+        nothing. Refused where the game's creator did not offer the coach."""
         if seat is None:
             raise Refused(message("spectator", self.lang))
-        if not self.coach_offered:
+        if not self.setup.coach:
             raise Refused(message("coach-not-offered", self.lang))
         if self.kinds[seat] != HUMAN or (seat in self.coached) == agree:
             return False
@@ -369,7 +362,11 @@ class LiveGame:
     def catch_up_from(self, store: Store) -> int:
         """Fold the entries other processes stored after ours (blocking); how many changed
         something. A :class:`StoreError` when they do not follow ours (rebuild)."""
-        turns, talked = self.fold(store.read(self.id, self.table_state.applied))
+        return self.take_in(store.read(self.id, self.table_state.applied))
+
+    def take_in(self, news: list[Logged]) -> int:
+        """Fold ``news``, what other processes wrote right after ours; how many changed."""
+        turns, talked = self.fold(news)
         if turns:
             self._heard_of()
         return turns + talked
@@ -380,6 +377,7 @@ class LiveGame:
         fold finds it here already. Table events never change what an action may be, so one
         that another process wrote before this action ends in the same game and table.)"""
         written = store.write(self.id, self.table_state.applied, entries, most)
+        self.written += written.mine
         turns, _ = self.fold(written.news)
         self.fold(written.mine)
         if turns:
@@ -397,9 +395,8 @@ class LiveGame:
     def fold(self, logged: list[Logged]) -> tuple[int, int]:
         """Take in entries of the log, in order; how many changed the game or whose turn it is,
         and how many the names and the talk. The actions are applied as the computer players
-        see them
-        (:meth:`Match.catch_up`: asked again, never let act; the process that applied a
-        person's action lets them answer); one applied here already is checked and passed
+        see them (:meth:`Match.catch_up`: asked again, never let act; the process that applied
+        a person's action lets them answer); one applied here already is checked and passed
         over."""
         actions: list[str] = []
         turns = talked = 0

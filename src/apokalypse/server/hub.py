@@ -31,6 +31,7 @@ from .actor import Actor
 from .computers import ComputerPool
 from .connection import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_LATER, Connection, shut
 from .days import Now
+from .entries import Logged
 from .fanout import Fanout
 from .games import LiveGame
 from .inputs import Heard, Leave, Start
@@ -256,15 +257,18 @@ class Hub:
 
     # -- other processes ------------------------------------------------------------------
 
-    async def catch_up(self, game_id: str, move: int | None) -> None:
-        """Another process advanced ``game_id`` to ``move`` (None: perhaps, look): its room
-        catches up from the store (:class:`~.inputs.Heard`)."""
+    async def catch_up(
+        self, game_id: str, move: int | None, entries: tuple[Logged, ...] = ()
+    ) -> None:
+        """Another process advanced ``game_id`` to ``move`` (None: perhaps, look), writing
+        ``entries``: its room folds them, or catches up from the store
+        (:class:`~.inputs.Heard`)."""
         room = self.rooms.get(game_id)
         if room is None:
             if game_id in self._loading:  # being rebuilt from a read that may predate this
                 self._missed.add(game_id)
             return  # not in memory: rebuilt from the store when asked for
-        room.post(Heard(move))
+        room.post(Heard(move, entries))
 
     async def catch_up_all(self) -> None:
         """Catch up every game in memory (after messages may have been missed)."""

@@ -18,6 +18,7 @@ from apokalypse.wire import Request as ClientRequest
 from apokalypse.wire.coach import AdviceMessage
 
 from .connection import Connection
+from .entries import Logged
 from .games import LiveGame
 
 
@@ -95,9 +96,11 @@ class StandBy:
 
 @dataclass(frozen=True)
 class Heard:
-    """Another process moved the game on to ``move`` (None: perhaps; look)."""
+    """Another process moved the game on to ``move`` (None: perhaps; look), writing
+    ``entries`` (none: they are in the store)."""
 
     move: int | None
+    entries: tuple[Logged, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -36,6 +36,7 @@ from .computers import IDLE, URGENT
 from .connection import Connection
 from .conversation import hear
 from .days import Days
+from .entries import Logged
 from .games import LiveGame
 from .inputs import (
     Advised,
@@ -50,6 +51,7 @@ from .inputs import (
 from .limits import Bucket, client_host
 from .making import make_rematch
 from .refusals import Refused, message
+from .store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +131,7 @@ class Room(Actor):
         args = (services.store, live, connection.seat, connection.talk, request)
         if await asyncio.to_thread(hear, *args):
             self.push()
-            if services.fanout is not None:
-                await services.fanout.publish(live.id, None)
+            await self._publish()
 
     async def _explain(self, connection: Connection, request: WhyMessage) -> None:
         """Answer a "why" to the asking connection only: nothing changes."""
@@ -147,7 +148,7 @@ class Room(Actor):
         in flight, in all and per client address; a :class:`Refused` says why not."""
         live, settings, coached = self.live, self.services.settings, self.services.coached
         seat, lang = connection.seat, live.lang
-        refusal = coach_refusal(live.kinds, seat, live.coach_offered, live.coached)
+        refusal = coach_refusal(live.kinds, seat, live.setup.coach, live.coached)
         if refusal is not None:
             raise Refused(message(refusal, lang))
         assert seat is not None  # a spectator is refused above
@@ -196,7 +197,7 @@ class Room(Actor):
     ) -> None:
         live = self.live
         moved_on = len(live.match.actions) != actions
-        allowed = coach_refusal(live.kinds, seat, live.coach_offered, live.coached)
+        allowed = coach_refusal(live.kinds, seat, live.setup.coach, live.coached)
         if moved_on or allowed is not None or connection not in self.connections:
             return  # the decision moved on (or the coach was turned off): dropped
         connection.post(made)
@@ -339,6 +340,28 @@ class Room(Actor):
         if item.error is None:
             self._kick()
 
+    async def _catch_up(self, move: int | None, entries: tuple[Logged, ...]) -> None:
+        """Another process advanced the game to ``move`` (None: perhaps, look), writing
+        ``entries``: fold them where they follow this copy's last entry, else bring it up to
+        the store; push it. The computer players only catch up here: the process that applied
+        the person's action lets them act."""
+        live = self.live
+        if move is not None and live.state.move >= move:
+            return
+        news = following(entries, live.table_state.applied)
+        if news is None:  # a notice missed or late, a game loading meanwhile: the store has it
+            if await self._read_store():
+                self._kick()
+            return
+        try:
+            folded = live.take_in(news)  # in memory: no wait for the database
+        except StoreError as exc:
+            await self._rebuild(str(exc))
+            return
+        if folded:
+            self.push()
+        self._kick()
+
     async def _stand_by(self, move: int) -> None:
         """Another process plays this game's computers: take them on if it stood still."""
         self.computing = None
@@ -351,6 +374,15 @@ class Room(Actor):
             if live.state.move == move:  # nobody played on: this process does
                 live.heard = False
         self._kick()
+
+
+def following(entries: tuple[Logged, ...], last: int) -> list[Logged] | None:
+    """The ``entries`` a copy whose last entry is ``last`` has not folded, where they follow it
+    with no gap; None where they do not (or there are none: the store has them)."""
+    news = [item for item in entries if item.n > last]
+    if not entries or [item.n for item in news] != list(range(last + 1, last + 1 + len(news))):
+        return None
+    return news
 
 
 __all__ = ["MAX_TABS", "STAND_BY", "Closed", "Room", "Viewer"]
