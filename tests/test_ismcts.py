@@ -422,6 +422,8 @@ def test_a_bad_budget_is_one_clear_line(budget: dict[str, Any], message: str) ->
 
 
 @pytest.mark.long(26)
+# Untraced for coverage: a strength measure over many games, on paths the other tests trace.
+@pytest.mark.no_cover
 def test_it_beats_the_random_player_at_two_player_apokerlypse() -> None:
     """A sanity check, not a measurement: over six seeded games, seats alternated, the
     searching player ends with more chips than the random player in total and wins most."""

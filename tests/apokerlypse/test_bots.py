@@ -293,6 +293,8 @@ def test_peeks_before_paying(monkeypatch):
 
 
 @pytest.mark.long(34)
+# Untraced for coverage: a strength measure over many games, on paths the other tests trace.
+@pytest.mark.no_cover
 def test_heuristic_clearly_beats_random():
     """40 seeded games: 2 and 4 players, plain and example content, heuristic and random seats
     alternating and swapping every four games, so that seat order favours neither."""
