@@ -17,7 +17,7 @@ entry in a notice to the other processes (:mod:`.fanout`), as the same columns.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal
@@ -265,6 +265,24 @@ def _turned(seats: frozenset[int], seat: int, on: bool) -> tuple[bool, frozenset
     return turned != seats, turned
 
 
+def logged_from(
+    n: int,
+    kind: str,
+    body: Mapping[str, object],
+    move: int | None,
+    channel: str | None,
+    created: datetime,
+) -> Logged:
+    """An entry's place and columns, as the store or a notice holds them, as the logged entry
+    (its time in UTC: SQLite gives it back without its zone)."""
+    return Logged(n, from_row(kind, body, move, channel), _utc(created))
+
+
+def dense(places: Sequence[int], after: int) -> bool:
+    """Whether ``places`` are after+1, after+2, … with no gap (a log's entries, its actions)."""
+    return list(places) == list(range(after + 1, after + 1 + len(places)))
+
+
 def to_notice(logged: Logged) -> dict[str, object]:
     """A logged entry as JSON for the other processes: its place, its columns and its time."""
     row = to_row(logged.entry)
@@ -285,11 +303,11 @@ def from_notice(data: object) -> Logged:
     try:
         n, body, move = _int(data["n"]), data["body"], data["move"]
         kind, channel = str(data["kind"]), data["channel"]
-        created = _utc(datetime.fromisoformat(str(data["created"])))
+        created = datetime.fromisoformat(str(data["created"]))
         if not isinstance(body, dict) or not (move is None or isinstance(move, int)):
             raise TypeError("a body that is not an object, or a move that is no number")
         if channel is not None and not isinstance(channel, str):
             raise TypeError(f"a channel that is no text: {channel!r}")
     except (KeyError, TypeError, ValueError) as exc:
         raise BadEntry(f"a noticed entry that does not read ({exc!r})") from None
-    return Logged(n, from_row(kind, body, move, channel), created)
+    return logged_from(n, kind, body, move, channel, created)

@@ -36,7 +36,7 @@ from .computers import IDLE, URGENT
 from .connection import Connection
 from .conversation import hear
 from .days import Days
-from .entries import Logged
+from .entries import Logged, dense
 from .games import LiveGame
 from .inputs import (
     Advised,
@@ -380,7 +380,7 @@ def following(entries: tuple[Logged, ...], last: int) -> list[Logged] | None:
     """The ``entries`` a copy whose last entry is ``last`` has not folded, where they follow it
     with no gap; None where they do not (or there are none: the store has them)."""
     news = [item for item in entries if item.n > last]
-    if not entries or [item.n for item in news] != list(range(last + 1, last + 1 + len(news))):
+    if not entries or not dense([item.n for item in news], last):
         return None
     return news
 

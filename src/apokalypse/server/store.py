@@ -43,7 +43,19 @@ from sqlalchemy.orm import Session
 from apokalypse.engine.errors import EngineError
 from apokalypse.engine.record import FORMAT, GameRecord
 
-from .entries import Acted, Due, Entry, Logged, Named, Said, TableState, from_row, to_row
+from .entries import (
+    Acted,
+    Due,
+    Entry,
+    Logged,
+    Named,
+    Said,
+    TableState,
+    dense,
+    from_row,
+    logged_from,
+    to_row,
+)
 from .setup import Setup
 from .tables import EntryRow, GameRow, make_engine, migrate
 
@@ -91,11 +103,6 @@ def _header(row: GameRow) -> GameRecord:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _utc(moment: datetime) -> datetime:
-    """A stored moment as UTC (SQLite gives it back without its zone)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _seats(meta: Mapping[str, object]) -> int:
@@ -263,14 +270,10 @@ class Store:
             .where(EntryRow.game_id == game_id, EntryRow.n > after)
             .order_by(EntryRow.n)
         ).all()
-        if [row.n for row in rows] != list(range(after + 1, after + 1 + len(rows))):
+        if not dense([row.n for row in rows], after):
             raise StoreError(f"game {game_id!r} has a gap in its log")
         return [
-            Logged(
-                row.n,
-                from_row(row.kind, row.body, row.move, row.channel),
-                _utc(row.created),
-            )
+            logged_from(row.n, row.kind, row.body, row.move, row.channel, row.created)
             for row in rows
         ]
 
@@ -297,7 +300,7 @@ class Store:
                 raise StoreError(f"there is no game {game_id!r}")
             logged = self._read(session.connection(), game_id, 0)
         actions = [item.entry for item in logged if isinstance(item.entry, Acted)]
-        if [action.move for action in actions] != list(range(1, len(actions) + 1)):
+        if not dense([action.move for action in actions], 0):
             raise StoreError(f"game {game_id!r} has a gap in its actions")
         record = _header(row)
         record.actions = [action.text for action in actions]
