@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection
 from apokalypse.server.app import create_app
 from apokalypse.server.connection import MAX_FRAME
 from apokalypse.server.hub import Hub
+from apokalypse.server.serving import GuardedHttp
 from apokalypse.server.settings import Settings
 
 from .served import Addressed
@@ -128,7 +129,13 @@ def serving(
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME
+        app,
+        host="127.0.0.1",
+        port=port,
+        http=GuardedHttp,  # the protocols `apokalypse serve` runs (server/serving.py)
+        ws="websockets-sansio",
+        log_level="warning",
+        ws_max_size=MAX_FRAME,
     )
     server = uvicorn.Server(config)
     loops: list[asyncio.AbstractEventLoop] = []

@@ -51,8 +51,10 @@ del a, b  # garbage now, but frozen: no collection of its own finds it …
 time.sleep(0.1)
 assert gone() is not None and collector.sweeps == sweeps
 now[0] += 10.0  # the sweep is due
-deadline(lambda: gone() is None)  # … until the sweep thaws everything and walks it
-assert collector.sweeps > sweeps
+# Counted once its walk is done: the count, not the cycle's end, says the walk is over (the
+# cycle is freed inside the walk, a moment before the count moves).
+deadline(lambda: collector.sweeps > sweeps)
+assert gone() is None  # … the sweep thawed everything and walked it
 collector.stop()
 print("generations")
 """

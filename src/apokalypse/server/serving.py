@@ -159,6 +159,16 @@ class GuardedHttp(HttpToolsProtocol):
         self._raw = 0
         super().on_message_complete()
 
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        # From here the connection belongs to the WebSocket protocol, and this one never hears
+        # of it again (no connection_lost). Its parser calls back into it: left, the two are a
+        # cycle that holds the transport, and through it the closed WebSocket and all it kept
+        # (about 80 KB a connection), until a full collection; with the collector run in
+        # generations of time, until its ten-minute sweep (server/memory.py). uvicorn drops the
+        # parser the same way when a plain connection ends.
+        self.parser = None  # type: ignore[assignment]
+
     # -- the answers ----------------------------------------------------------------------
 
     def send_400_response(self, msg: str) -> None:
