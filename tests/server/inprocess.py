@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection
 from apokalypse.server.app import create_app
 from apokalypse.server.connection import MAX_FRAME
 from apokalypse.server.hub import Hub
-from apokalypse.server.serving import GuardedHttp
+from apokalypse.server.serving import WS_PROTOCOL, GuardedHttp
 from apokalypse.server.settings import Settings
 
 from .served import Addressed
@@ -133,7 +133,7 @@ def serving(
         host="127.0.0.1",
         port=port,
         http=GuardedHttp,  # the protocols `apokalypse serve` runs (server/serving.py)
-        ws="websockets-sansio",
+        ws=WS_PROTOCOL,
         log_level="warning",
         ws_max_size=MAX_FRAME,
     )

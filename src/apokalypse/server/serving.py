@@ -54,6 +54,9 @@ KEEP_ALIVE_SECONDS = 5  # an idle keep-alive connection is closed after this
 WS_PING_SECONDS = 20.0  # a WebSocket is pinged this often (proxies close silent connections) …
 WS_PING_TIMEOUT = 20.0  # … and closed when a ping goes unanswered this long (a vanished phone)
 GRACEFUL_SECONDS = 10  # at a stop, the longest wait for the requests under way
+# uvicorn's WebSocket implementation, the one it picks here; its stop closes with 1012. The
+# in-process test servers run it too, with GuardedHttp.
+WS_PROTOCOL = "websockets-sansio"
 
 
 class _Refused(Exception):
@@ -216,7 +219,7 @@ def uvicorn_config(app: FastAPI, listen: Listen) -> Config:
         host=listen.host,
         port=listen.port,
         http=GuardedHttp,
-        ws="websockets-sansio",  # what uvicorn picks here; its stop closes with 1012
+        ws=WS_PROTOCOL,
         lifespan="on",  # a failing start (Redis gone) stops the process, never ignored
         log_config=logging_config(listen.log_format),
         log_level=log_level(listen.log_format),
